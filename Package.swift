@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Every library module is also a library product of the same name, so an app depends on exactly
+/// what it imports.
+let libraries = [
+    "AIBudsLog", "AIBudsFoundation", "AIBudsWire", "AIBudsNet", "AIBuds", "AIBudsSMP",
+    "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
+]
+
+let package = Package(
+    name: "AIBuds",
+    platforms: [.macOS(.v15)],
+    products: libraries.map { .library(name: $0, targets: [$0]) } + [
+        .executable(name: "aibuds", targets: ["aibuds"]),
+    ],
+    targets: [
+        .target(name: "AIBudsLog"),
+        .target(name: "AIBudsFoundation", dependencies: ["AIBudsLog"]),
+        .target(name: "AIBudsWire", dependencies: ["AIBudsFoundation"]),
+        .target(name: "AIBudsNet", dependencies: ["AIBudsLog"]),
+        .target(name: "AIBuds", dependencies: ["AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet"]),
+        .target(name: "AIBudsSMP", dependencies: ["AIBuds", "AIBudsWire", "AIBudsNet"]),
+        .target(name: "AIBudsEmulator", dependencies: ["AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet"]),
+        .target(name: "TopStepComKit", dependencies: ["AIBuds"]),
+        .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP"]),
+        .target(name: "AIBudsTestKit", dependencies: ["AIBudsSMP", "AIBudsWire", "AIBudsEmulator"]),
+        .executableTarget(name: "aibuds", dependencies: [
+            "AIBuds", "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "TopStepComKit",
+        ]),
+        .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog"]),
+        .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire"]),
+        .testTarget(name: "AIBudsSMPTests", dependencies: ["AIBudsSMP", "AIBudsTestKit", "AIBudsEmulator"]),
+        .testTarget(name: "AIBudsEmulatorTests", dependencies: ["AIBudsEmulator", "AIBudsSMP", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsTests", dependencies: [
+            "AIBuds", "AIBudsSMP", "AIBudsEmulator", "AIBudsTestKit", "AIBudsAllInOne", "TopStepComKit",
+        ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// Module AIBuds: see docs/architecture.md.

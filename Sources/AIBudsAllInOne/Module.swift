@@ -1,0 +1,1 @@
+// Module AIBudsAllInOne: see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module AIBudsEmulator: see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module AIBudsFoundation: see docs/architecture.md.

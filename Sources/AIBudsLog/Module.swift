@@ -1,0 +1,1 @@
+// Module AIBudsLog: see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module AIBudsNet: see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module AIBudsSMP: see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module AIBudsTestKit: see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module AIBudsWire: see docs/architecture.md.

@@ -1,0 +1,1 @@
+// Module TopStepComKit: see docs/architecture.md.

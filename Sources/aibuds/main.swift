@@ -1,0 +1,2 @@
+// The aibuds command: see README.md.
+print("aibuds")
