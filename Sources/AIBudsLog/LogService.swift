@@ -1,0 +1,67 @@
+import Foundation
+
+/// How important a log message is; higher raw values are more severe.
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable, Codable {
+    /// Fine-grained detail for debugging the SDK itself (packets, state transitions).
+    case trace = 0
+    /// Detail useful when diagnosing an app's use of the SDK.
+    case debug = 1
+    /// Normal milestones: connected, import finished.
+    case info = 2
+    /// Something unexpected that the SDK recovered from.
+    case warning = 3
+    /// An operation failed.
+    case error = 4
+
+    /// Orders levels by severity.
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// One log message, as handed to a log destination after redaction.
+public struct LogRecord: Sendable, Equatable {
+    /// When the message was logged.
+    public var date: Date
+    /// Its severity.
+    public var level: LogLevel
+    /// The subsystem that logged it, for example `smp` or `import`.
+    public var category: String
+    /// The message text, with secrets already redacted.
+    public var message: String
+
+    /// Creates a record.
+    public init(date: Date = Date(), level: LogLevel, category: String, message: String) {
+        self.date = date
+        self.level = level
+        self.category = category
+        self.message = message
+    }
+}
+
+/// The protocol every log implementation conforms to; every module logs through one.
+///
+/// Libraries accept a `LogService` and never print. Implementations must be thread-safe.
+public protocol LogService: Sendable {
+    /// The least severe level this service records; cheaper messages are not even built.
+    var minimumLevel: LogLevel { get }
+    /// Records one message.
+    func log(_ record: LogRecord)
+}
+
+extension LogService {
+    /// Builds and records a message when `level` is at least `minimumLevel`.
+    @inlinable
+    public func log(_ level: LogLevel, _ category: String, _ message: @autoclosure () -> String) {
+        guard level >= minimumLevel else { return }
+        log(LogRecord(level: level, category: category, message: message()))
+    }
+}
+
+/// A log service that discards everything; the default when none is given.
+public struct NullLogService: LogService {
+    /// Creates the service.
+    public init() {}
+    /// Always `.error` + 1 in effect: nothing is recorded.
+    public var minimumLevel: LogLevel { .error }
+    /// Discards the record.
+    public func log(_ record: LogRecord) {}
+}

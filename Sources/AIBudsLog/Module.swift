@@ -1,1 +1,0 @@
-// Module AIBudsLog: see docs/architecture.md.
