@@ -4,7 +4,7 @@ import PackageDescription
 /// Every library module is also a library product of the same name, so an app depends on exactly
 /// what it imports.
 let libraries = [
-    "AIBudsLog", "AIBudsFoundation", "AIBudsWire", "AIBudsNet", "AIBuds", "AIBudsSMP",
+    "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBuds", "AIBudsSMP",
     "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
 ]
 
@@ -17,7 +17,9 @@ let package = Package(
     targets: [
         .target(name: "AIBudsLog"),
         .target(name: "AIBudsFoundation", dependencies: ["AIBudsLog"]),
-        .target(name: "AIBudsWire", dependencies: ["AIBudsFoundation"]),
+        .systemLibrary(name: "CCrypto"),
+        .target(name: "AIBudsDigest", dependencies: ["CCrypto"]),
+        .target(name: "AIBudsWire", dependencies: ["AIBudsFoundation", "AIBudsDigest"]),
         .target(name: "AIBudsNet", dependencies: ["AIBudsLog"]),
         .target(name: "AIBuds", dependencies: ["AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet"]),
         .target(name: "AIBudsSMP", dependencies: ["AIBuds", "AIBudsWire", "AIBudsNet"]),
@@ -29,7 +31,7 @@ let package = Package(
             "AIBuds", "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "TopStepComKit",
         ]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog"]),
-        .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire"]),
+        .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire", "AIBudsDigest"]),
         .testTarget(name: "AIBudsSMPTests", dependencies: ["AIBudsSMP", "AIBudsTestKit", "AIBudsEmulator"]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: ["AIBudsEmulator", "AIBudsSMP", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsTests", dependencies: [

@@ -1,0 +1,59 @@
+import CCrypto
+import Foundation
+
+/// Incremental SHA-256 (FIPS 180-4), backed by OpenSSL's libcrypto.
+///
+/// Feed bytes with `update`, then call `finalize` once. Not thread-safe; use one per stream.
+public final class SHA256 {
+    private let context: OpaquePointer
+
+    /// Starts a new digest.
+    public init() {
+        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+            fatalError("libcrypto cannot create a SHA-256 context (out of memory)")
+        }
+        self.context = context
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    /// Adds bytes to the digest.
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        EVP_DigestUpdate(context, base, bytes.count)
+    }
+
+    /// Adds bytes to the digest.
+    public func update(_ data: some DataProtocol) {
+        for region in data.regions { region.withUnsafeBytes { update($0) } }
+    }
+
+    /// Returns the 32-byte digest. The hasher must not be used afterwards.
+    public func finalize() -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &out, &length)
+        return out
+    }
+
+    /// The SHA-256 digest of `data`.
+    public static func hash(_ data: some DataProtocol) -> [UInt8] {
+        let hasher = SHA256()
+        hasher.update(data)
+        return hasher.finalize()
+    }
+
+    /// The SHA-256 digest of a whole file, read in 1 MiB blocks.
+    public static func hash(fileAt url: URL) throws -> [UInt8] {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        let hasher = SHA256()
+        while let block = try handle.read(upToCount: 1 << 20), !block.isEmpty { hasher.update(block) }
+        return hasher.finalize()
+    }
+}
+
+extension Sequence where Element == UInt8 {
+    /// Lower-case hexadecimal text of these bytes.
+    public var hexString: String { map { String(format: "%02x", $0) }.joined() }
+}
