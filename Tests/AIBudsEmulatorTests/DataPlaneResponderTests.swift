@@ -1,0 +1,1 @@
+// The data plane tests are DataPlane*Tests.swift.
