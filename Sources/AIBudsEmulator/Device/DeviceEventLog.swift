@@ -1,15 +1,5 @@
 import AIBudsWire
 
-/// One state-change event of the Device group's `events` long-poll.
-public struct DeviceEvent: Sendable, Equatable {
-    /// The event's number; numbers grow by one per event.
-    public var seq: UInt64
-    /// `battery`, `workState`, `storage`, `mediaCount`, `hotspotState` or `mediaChanged`.
-    public var kind: String
-    /// The event's value, a CBOR map (see docs/protocol.md §3).
-    public var value: CBOR
-}
-
 /// The numbered events of a device, keeping the last 64.
 struct DeviceEventLog: Sendable {
     /// How many events are kept.

@@ -168,10 +168,10 @@ public final class EmulatedDevice: Sendable {
             let result = try body(&state)
             if state.workState != state.reportedWorkState {
                 state.reportedWorkState = state.workState
-                state.events.append("workState", ["state": CBOR(integer: state.workState.rawValue)])
+                state.events.append(DeviceEventKind.workState, ["state": CBOR(integer: state.workState.rawValue)])
             }
             if state.hotspotState != hotspotBefore {
-                state.events.append("hotspotState", ["state": CBOR(integer: state.hotspotState.rawValue)])
+                state.events.append(DeviceEventKind.hotspotState, ["state": CBOR(integer: state.hotspotState.rawValue)])
             }
             return (result, state.events.lastSeq != before ? Array(state.observers.values) : [])
         }
@@ -183,11 +183,11 @@ public final class EmulatedDevice: Sendable {
         let counts = store.counts()
         let storage = self.storage()
         _ = try? update { state throws(EmulatorError) in
-            state.events.append("mediaChanged", ["generation": .unsigned(change.generation),
+            state.events.append(DeviceEventKind.mediaChanged, ["generation": .unsigned(change.generation),
                                                   "types": .array(change.types.map { CBOR(integer: $0.rawValue) })])
-            state.events.append("mediaCount", ["photos": CBOR(integer: counts.photos), "videos": CBOR(integer: counts.videos),
+            state.events.append(DeviceEventKind.mediaCount, ["photos": CBOR(integer: counts.photos), "videos": CBOR(integer: counts.videos),
                                                 "audios": CBOR(integer: counts.audios)])
-            state.events.append("storage", ["used_mb": .unsigned(storage.usedMB), "free_mb": .unsigned(storage.freeMB)])
+            state.events.append(DeviceEventKind.storage, ["used_mb": .unsigned(storage.usedMB), "free_mb": .unsigned(storage.freeMB)])
         }
     }
 
@@ -252,7 +252,7 @@ public final class EmulatedDevice: Sendable {
         _ = try? update { state throws(EmulatorError) in
             state.battery = max(0, min(100, level))
             state.charging = charging
-            state.events.append("battery", ["level": CBOR(integer: state.battery), "charging": .bool(charging)])
+            state.events.append(DeviceEventKind.battery, ["level": CBOR(integer: state.battery), "charging": .bool(charging)])
         }
     }
 
@@ -318,13 +318,13 @@ public final class EmulatedDevice: Sendable {
             let last = state.events.lastSeq
             if let events = state.events.events(since: since) { return (last, events) }
             let snapshot: [(String, CBOR)] = [
-                ("battery", ["level": CBOR(integer: state.battery), "charging": .bool(state.charging)]),
-                ("workState", ["state": CBOR(integer: state.workState.rawValue)]),
-                ("storage", ["used_mb": .unsigned(storage.usedMB), "free_mb": .unsigned(storage.freeMB)]),
-                ("mediaCount", ["photos": CBOR(integer: counts.photos), "videos": CBOR(integer: counts.videos),
+                (DeviceEventKind.battery, ["level": CBOR(integer: state.battery), "charging": .bool(state.charging)]),
+                (DeviceEventKind.workState, ["state": CBOR(integer: state.workState.rawValue)]),
+                (DeviceEventKind.storage, ["used_mb": .unsigned(storage.usedMB), "free_mb": .unsigned(storage.freeMB)]),
+                (DeviceEventKind.mediaCount, ["photos": CBOR(integer: counts.photos), "videos": CBOR(integer: counts.videos),
                                 "audios": CBOR(integer: counts.audios)]),
-                ("hotspotState", ["state": CBOR(integer: state.hotspotState.rawValue)]),
-                ("mediaChanged", ["generation": .unsigned(generation), "types": [1, 2, 3]]),
+                (DeviceEventKind.hotspotState, ["state": CBOR(integer: state.hotspotState.rawValue)]),
+                (DeviceEventKind.mediaChanged, ["generation": .unsigned(generation), "types": [1, 2, 3]]),
             ]
             return (last, snapshot.map { DeviceEvent(seq: last, kind: $0.0, value: $0.1) })
         }
