@@ -20,6 +20,8 @@ public struct SMPError: Error, Sendable, CustomStringConvertible {
         case invalidRequest
         /// A file transfer's content differs from what the device reports (size or hash).
         case verificationFailed
+        /// Storing downloaded bytes (or reading bytes to upload) failed on this side.
+        case localIO
     }
 
     /// The kind of failure.
