@@ -1,0 +1,4 @@
+/// Every subcommand of `aibuds`, in the order `aibuds --help` lists them. Add a command in one line.
+let registeredCommands: [any CLICommand.Type] = [
+    VersionCommand.self,
+]
