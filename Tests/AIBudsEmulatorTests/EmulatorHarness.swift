@@ -162,6 +162,10 @@ final class DatagramInbox: Sendable {
 
     func append(_ data: Data, _ peer: EmulatorPeer) { storage.withLock { $0.append((data, peer)) } }
 
+    var count: Int { storage.withLock { $0.count } }
+
+    func peek() -> [Data] { storage.withLock { $0.map(\.0) } }
+
     func take() -> [(Data, EmulatorPeer)] {
         storage.withLock { value in
             defer { value.removeAll() }
