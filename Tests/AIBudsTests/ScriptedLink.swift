@@ -10,8 +10,8 @@ import Synchronization
 /// A session the test drives: it pushes events and breaks the link.
 final class ScriptedSession: DeviceSession {
     let identity: DeviceIdentity
-    private let events: AsyncThrowingStream<[DeviceEvent], any Error>
-    private let continuation: AsyncThrowingStream<[DeviceEvent], any Error>.Continuation
+    private let events: AsyncThrowingStream<[DeviceStateEvent], any Error>
+    private let continuation: AsyncThrowingStream<[DeviceStateEvent], any Error>.Continuation
     let closed = OneShot<Void>()
 
     init(identity: DeviceIdentity) {
@@ -21,16 +21,16 @@ final class ScriptedSession: DeviceSession {
 
     func readIdentity() async throws -> DeviceIdentity { identity }
 
-    func readInitialState(capabilities: Set<DeviceCapability>) async throws -> [DeviceEvent] {
+    func readInitialState(capabilities: Set<DeviceCapability>) async throws -> [DeviceStateEvent] {
         [.battery(BatteryStatusInfoModel(level: 80, isCharging: false)), .workState(.btOrBleConnectedIdle)]
     }
 
-    func nextEvents() async throws -> [DeviceEvent] {
+    func nextEvents() async throws -> [DeviceStateEvent] {
         var iterator = events.makeAsyncIterator()
         return try await iterator.next() ?? []
     }
 
-    func push(_ events: DeviceEvent...) { continuation.yield(events) }
+    func push(_ events: DeviceStateEvent...) { continuation.yield(events) }
     func breakLink() { continuation.finish(throwing: AIBudsError(.bleCommandExecFailedDueToTimeout, "link lost")) }
 
     /// A command that never answers by itself.

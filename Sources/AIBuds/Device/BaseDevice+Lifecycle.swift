@@ -277,7 +277,7 @@ extension BaseDevice {
 
     /// Applies state changes the device reported; with `notify`, the device's delegate hears of each,
     /// in order.
-    public func apply(_ events: [DeviceEvent], notify: Bool) {
+    public func apply(_ events: [DeviceStateEvent], notify: Bool) {
         for case .firmwareVersion(let version) in events {
             persisted.withLock { $0.firmwareVersion = version }
         }
@@ -291,7 +291,7 @@ extension BaseDevice {
         }
     }
 
-    private func dispatch(_ event: DeviceEvent, to delegate: any DeviceDelegate) {
+    private func dispatch(_ event: DeviceStateEvent, to delegate: any DeviceDelegate) {
         switch event {
         case .battery(let value): delegate.device(self, didBatteryStatusChanged: value)
         case .workState(let value): delegate.device(self, didWorkStateChanged: value)

@@ -10,10 +10,10 @@ public protocol DeviceSession: AnyObject, Sendable {
     /// Reads what the device says about itself.
     func readIdentity() async throws -> DeviceIdentity
     /// Reads the current values of the device's states (battery, storage, work state …) as events.
-    func readInitialState(capabilities: Set<DeviceCapability>) async throws -> [DeviceEvent]
+    func readInitialState(capabilities: Set<DeviceCapability>) async throws -> [DeviceStateEvent]
     /// Waits for the device's next state changes; returns an empty list when nothing happened within the
     /// device's wait, and throws when the link is lost.
-    func nextEvents() async throws -> [DeviceEvent]
+    func nextEvents() async throws -> [DeviceStateEvent]
     /// Closes the session; calls in flight fail.
     func close() async
 }

@@ -30,7 +30,7 @@ public struct DeviceStatus: Sendable {
     public init() {}
 
     /// Applies an event's value.
-    public mutating func apply(_ event: DeviceEvent) {
+    public mutating func apply(_ event: DeviceStateEvent) {
         switch event {
         case .battery(let value): battery = value
         case .workState(let value): workState = value

@@ -1,7 +1,7 @@
 import AIBudsFoundation
 
 /// A state change a device pushed (docs/protocol.md §3, Device `events`), as the SDK's models.
-public enum DeviceEvent: Sendable, Equatable {
+public enum DeviceStateEvent: Sendable, Equatable {
     /// Battery level or charging changed.
     case battery(BatteryStatusInfoModel)
     /// The work state changed.
