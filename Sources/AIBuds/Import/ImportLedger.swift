@@ -100,8 +100,12 @@ public final class ImportLedger: Sendable {
         }
     }
 
-    /// The ledger's file name for a device id: safe characters kept, others written as `_XX` hex.
-    static func fileName(for deviceID: String) -> String {
+    /// The ledger's file name for a device id.
+    static func fileName(for deviceID: String) -> String { "ledger-\(safeComponent(deviceID)).jsonl" }
+
+    /// A device id as one safe path component: `A–Z a–z 0–9 - .` kept, other bytes written as
+    /// `_XX` hex (so distinct ids stay distinct), never starting with a dot.
+    static func safeComponent(_ deviceID: String) -> String {
         var name = ""
         for byte in deviceID.utf8.prefix(128) {
             switch byte {
@@ -113,7 +117,7 @@ public final class ImportLedger: Sendable {
             }
         }
         if name.hasPrefix(".") { name = "_2E" + name.dropFirst() }
-        return "ledger-\(name).jsonl"
+        return name.isEmpty ? "_" : name
     }
 
     private static func append(_ line: Data, to url: URL) throws {

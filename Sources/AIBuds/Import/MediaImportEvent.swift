@@ -11,7 +11,7 @@ public enum MediaImportEvent: Sendable {
     /// Bytes of one file arrived.
     case chunk(MediaImportChunk)
     /// One file's transfer ended: downloaded and verified (`error == nil`), or failed.
-    case fileFinished(ImportedMediaFileModel, error: AIBudsError?)
+    case fileFinished(ImportedMediaFileModel, taskID: String, error: AIBudsError?)
     /// The smoothed transfer speed of the whole batch, in bytes per second (a few times a second).
     case speed(bytesPerSecond: UInt64)
     /// The video stabilization phase begins (only when a plugin will process at least one file).
@@ -42,15 +42,21 @@ public struct MediaImportChunk: Sendable {
     public var fileSize: UInt64
     /// How many bytes of the file are on disk now (resumed bytes included).
     public var transferredSize: UInt64
+    /// Set on the last chunk event of a file whose transfer failed (then `data` is `nil`).
+    public var error: AIBudsError?
 
     /// Creates a chunk description.
-    public init(taskID: String, mediaFile: MediaFileInfoModel, data: Data?, count: Int, fileSize: UInt64, transferredSize: UInt64) {
+    public init(
+        taskID: String, mediaFile: MediaFileInfoModel, data: Data?, count: Int, fileSize: UInt64, transferredSize: UInt64,
+        error: AIBudsError? = nil
+    ) {
         self.taskID = taskID
         self.mediaFile = mediaFile
         self.data = data
         self.count = count
         self.fileSize = fileSize
         self.transferredSize = transferredSize
+        self.error = error
     }
 }
 
