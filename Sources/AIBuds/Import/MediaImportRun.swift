@@ -95,22 +95,31 @@ struct MediaImportRun: Sendable {
 
     private func transferPhase(emit: @escaping @Sendable (MediaImportEvent) -> Void) async -> [Outcome] {
         let localNames = SafeFileName.assign(files.map(\.fileName))
-        let total = files.count
         let fetched = ByteCount()
-        let speedTicker = Task {
-            var meter = TransferSpeedMeter()
-            let clock = ContinuousClock()
-            _ = meter.sample(totalBytes: 0, at: clock.now)
-            while !Task.isCancelled {
-                try? await Task.sleep(for: options.speedReportInterval)
-                guard !Task.isCancelled else { break }
-                if let speed = meter.sample(totalBytes: fetched.value, at: clock.now) {
-                    emit(.speed(bytesPerSecond: speed))
+        var outcomes: [Outcome] = []
+        await withTaskGroup(of: Void.self) { phase in
+            // The speed ticker runs beside the transfers and stops with them.
+            phase.addTask {
+                var meter = TransferSpeedMeter()
+                let clock = ContinuousClock()
+                _ = meter.sample(totalBytes: 0, at: clock.now)
+                while true {
+                    do { try await Task.sleep(for: options.speedReportInterval) } catch { return }
+                    if let speed = meter.sample(totalBytes: fetched.value, at: clock.now) {
+                        emit(.speed(bytesPerSecond: speed))
+                    }
                 }
             }
+            outcomes = await transfers(localNames: localNames, fetched: fetched, emit: emit)
+            phase.cancelAll()
         }
-        defer { speedTicker.cancel() }
+        return outcomes
+    }
 
+    private func transfers(
+        localNames: [Result<String, TransferError>], fetched: ByteCount, emit: @escaping @Sendable (MediaImportEvent) -> Void
+    ) async -> [Outcome] {
+        let total = files.count
         var outcomes = [Outcome](repeating: .notStarted, count: total)
         let abortReason = AbortReason()
         await withTaskGroup(of: (Int, Outcome).self) { group in
