@@ -23,7 +23,9 @@ let package = Package(
         .target(name: "AIBudsNet", dependencies: ["AIBudsLog"]),
         .target(name: "AIBuds", dependencies: ["AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest"]),
         .target(name: "AIBudsSMP", dependencies: ["AIBuds", "AIBudsWire", "AIBudsNet"]),
-        .target(name: "AIBudsEmulator", dependencies: ["AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet"]),
+        .target(name: "AIBudsEmulator", dependencies: [
+            "AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest",
+        ]),
         .target(name: "TopStepComKit", dependencies: ["AIBuds"]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP"]),
         .target(name: "AIBudsTestKit", dependencies: ["AIBudsSMP", "AIBudsWire", "AIBudsEmulator"]),
