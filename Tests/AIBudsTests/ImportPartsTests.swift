@@ -4,7 +4,7 @@ import Testing
 
 @testable import AIBuds
 
-@Suite("Import parts: speed, exactly-once, stabilization decisions")
+@Suite("Import parts: speed, stabilization decisions")
 struct ImportPartsTests {
     @Test func speedIsSmoothedAndDecaysWhenStalled() throws {
         var meter = TransferSpeedMeter(smoothing: 0.5)
@@ -19,17 +19,6 @@ struct ImportPartsTests {
         #expect(meter.bytesPerSecond == 1500)
         // A sample that does not move time forward is ignored.
         #expect(meter.sample(totalBytes: 9000, at: start + .milliseconds(1000)) == nil)
-    }
-
-    @Test func exactlyOnceHandsOutItsValueOnceAcrossThreads() async {
-        let once = ExactlyOnce(42)
-        let taken = await withTaskGroup(of: Int?.self) { group in
-            for _ in 0..<64 { group.addTask { once.take() } }
-            var values: [Int] = []
-            for await value in group { if let value { values.append(value) } }
-            return values
-        }
-        #expect(taken == [42])
     }
 
     final class NoopPlugin: VideoStabilizationPlugin {

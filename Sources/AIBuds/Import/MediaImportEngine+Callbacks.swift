@@ -18,9 +18,9 @@ extension MediaImportEngine {
         completionHandler: AIBudsMediaFileImportFetchMediaFilesInfoCompletionHandler?
     ) {
         let events = fetchEvents()
-        let completion = ExactlyOnce(())
+        let completion = OneShot<Void>()
         func complete(_ success: Bool, _ models: [MediaFileInfoModel], _ error: NSError?) {
-            guard completion.take() != nil else { return }
+            guard completion.succeed(()) else { return }
             AIBudsCall.deliver { completionHandler?(success, models, error) }
         }
         Task {
