@@ -23,7 +23,7 @@ struct MediaImportRun: Sendable {
 
     /// What became of one requested file in the transfer phase.
     private enum Outcome: Sendable {
-        case imported(ImportedMediaFileModel, verified: Bool, bytesFetched: UInt64)
+        case imported(ImportedMediaFileModel, verified: Bool, bytesFetched: UInt64, sixAxisData: URL?)
         case failed(AIBudsError, bytesFetched: UInt64)
         case notStarted
     }
@@ -43,11 +43,13 @@ struct MediaImportRun: Sendable {
         var verifiedNames: [String] = []
         var failures: [MediaImportFailure] = []
         var bytesFetched: [String: UInt64] = [:]
+        var sixAxisData: [String: URL] = [:]
         var hotspotLost = false
         for (file, outcome) in zip(files, outcomes) {
             switch outcome {
-            case .imported(let model, let verified, let bytes):
+            case .imported(let model, let verified, let bytes, let sidecar):
                 imported.append(model)
+                if let sidecar { sixAxisData[file.fileName] = sidecar }
                 if verified { verifiedNames.append(file.fileName) }
                 bytesFetched[file.fileName] = bytes
             case .failed(let error, let bytes):
@@ -70,7 +72,8 @@ struct MediaImportRun: Sendable {
         }
 
         if !Task.isCancelled {
-            imported = await StabilizationPhase(stabilization: stabilization, logger: logger).run(imported, emit: emit)
+            imported = await StabilizationPhase(stabilization: stabilization, logger: logger)
+                .run(imported, sixAxisData: sixAxisData, emit: emit)
         } else {
             imported = imported.map(StabilizationPhase.settled(stabilization))
         }
@@ -202,7 +205,8 @@ struct MediaImportRun: Sendable {
         if case .alreadyPresent(let url, let digest) = target {
             // A previous import left exactly this file here: nothing to download.
             logger.log(.info, "import", "\(file.fileName) is already at \(url.path) with the device's SHA-256")
-            return finish(file, taskID: taskID, url: url, sha256: digest, verified: expected != nil, bytes: 0, emit: emit)
+            let sidecar = await sixAxisData(for: file)
+            return finish(file, taskID: taskID, url: url, sha256: digest, verified: expected != nil, bytes: 0, sixAxisData: sidecar, emit: emit)
         }
         let request = DownloadRequest(
             baseURL: session.baseURL, deviceName: file.fileName, token: session.token, destinationDirectory: destination,
@@ -224,8 +228,9 @@ struct MediaImportRun: Sendable {
                     taskID: taskID, mediaFile: file, data: data, count: Int(count), fileSize: size, transferredSize: written)))
             }
             reader?.close()
+            let sidecar = await sixAxisData(for: file)
             return finish(file, taskID: taskID, url: result.fileURL, sha256: result.sha256, verified: expected != nil,
-                          bytes: UInt64(max(0, result.bytesReceived)), emit: emit)
+                          bytes: UInt64(max(0, result.bytesReceived)), sixAxisData: sidecar, emit: emit)
         } catch {
             reader?.close()
             let mapped = Task.isCancelled ? Self.cancelled(file) : ImportErrorMapping.error(for: error, file: file)
@@ -237,7 +242,7 @@ struct MediaImportRun: Sendable {
     /// Records a verified file and reports it.
     private func finish(
         _ file: MediaFileInfoModel, taskID: String, url: URL, sha256: [UInt8], verified: Bool, bytes: UInt64,
-        emit: @Sendable (MediaImportEvent) -> Void
+        sixAxisData: URL?, emit: @Sendable (MediaImportEvent) -> Void
     ) -> Outcome {
         if let ledger = options.ledger {
             let entry = ImportLedgerEntry(
@@ -250,8 +255,31 @@ struct MediaImportRun: Sendable {
         }
         let model = ImportedMediaFileModel(metadata: file, localFileURL: url, stabilizationStatus: .pending)
         emit(.fileFinished(model, taskID: taskID, error: nil))
-        return .imported(model, verified: verified, bytesFetched: bytes)
+        return .imported(model, verified: verified, bytesFetched: bytes, sixAxisData: sixAxisData)
     }
+
+    /// Downloads the six-axis samples of `file` (the device serves them as `<name>.gcsv`) when the
+    /// stabilization phase will process it; `nil` otherwise or when they cannot be had (the
+    /// stabilization of that file then fails, the import does not).
+    private func sixAxisData(for file: MediaFileInfoModel) async -> URL? {
+        guard case .run = stabilization.decision(for: file), !Task.isCancelled else { return nil }
+        let name = file.fileName + "." + Self.sixAxisExtension
+        do {
+            let folder = destination.appendingPathComponent(".aibuds/sixaxis", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let expected = options.verifiesDeviceHash ? try? await channel.mediaFileSHA256(named: name) : nil
+            let request = DownloadRequest(
+                baseURL: session.baseURL, deviceName: name, token: session.token, destinationDirectory: folder,
+                localName: try SafeFileName.make(from: name), expectedSHA256: expected, overwrite: true)
+            return try await downloader.download(request).fileURL
+        } catch {
+            logger.log(.warning, "import", "the six-axis data of \(file.fileName) could not be downloaded: \(error)")
+            return nil
+        }
+    }
+
+    /// The extension under which a device serves a video's six-axis samples (Gyroflow's CSV).
+    static let sixAxisExtension = "gcsv"
 
     private static func cancelled(_ file: MediaFileInfoModel) -> AIBudsError {
         AIBudsError(.importFilesCanceled, "the import of '\(file.fileName)' was cancelled; its partial download is kept for a resume")

@@ -11,7 +11,9 @@ struct StabilizationPhase: Sendable {
 
     /// Returns `files` with their stabilization outcome; a cancellation stops after the current file
     /// (which is marked failed with 6100; files not reached stay `.pending`).
-    func run(_ files: [ImportedMediaFileModel], emit: @escaping @Sendable (MediaImportEvent) -> Void) async -> [ImportedMediaFileModel] {
+    func run(
+        _ files: [ImportedMediaFileModel], sixAxisData: [String: URL], emit: @escaping @Sendable (MediaImportEvent) -> Void
+    ) async -> [ImportedMediaFileModel] {
         var results = files
         var queue: [(index: Int, plugin: any VideoStabilizationPlugin)] = []
         for (index, file) in files.enumerated() {
@@ -26,7 +28,8 @@ struct StabilizationPhase: Sendable {
         for (position, item) in queue.enumerated() {
             if Task.isCancelled { break }
             emit(.stabilizationBatchProgress(index: position, total: queue.count))
-            results[item.index] = await stabilize(files[item.index], with: item.plugin, emit: emit)
+            let file = files[item.index]
+            results[item.index] = await stabilize(file, sixAxisData: sixAxisData[file.metadata.fileName], with: item.plugin, emit: emit)
             emit(.stabilizationFileFinished(results[item.index], success: results[item.index].stabilizationStatus == .stabilized))
         }
         emit(.stabilizationFinished)
@@ -42,10 +45,11 @@ struct StabilizationPhase: Sendable {
     }
 
     private func stabilize(
-        _ file: ImportedMediaFileModel, with plugin: any VideoStabilizationPlugin, emit: @escaping @Sendable (MediaImportEvent) -> Void
+        _ file: ImportedMediaFileModel, sixAxisData: URL?, with plugin: any VideoStabilizationPlugin,
+        emit: @escaping @Sendable (MediaImportEvent) -> Void
     ) async -> ImportedMediaFileModel {
         let output = Self.outputURL(for: file.localFileURL)
-        let job = VideoStabilizationJob(mediaFile: file, sourceURL: file.localFileURL, outputURL: output)
+        let job = VideoStabilizationJob(mediaFile: file, sourceURL: file.localFileURL, sixAxisDataURL: sixAxisData, outputURL: output)
         let open = ProgressGate()
         logger.log(.info, "import", "stabilizing \(file.metadata.fileName) with \(plugin.name)")
         do {

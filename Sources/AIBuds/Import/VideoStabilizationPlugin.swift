@@ -23,15 +23,19 @@ public protocol VideoStabilizationPlugin: AnyObject, Sendable {
 public struct VideoStabilizationJob: Sendable {
     /// The imported file's model (status `.pending`).
     public var mediaFile: ImportedMediaFileModel
-    /// The downloaded original (with its six-axis data, as the device recorded it).
+    /// The downloaded original.
     public var sourceURL: URL
+    /// The video's six-axis samples as the device recorded them (Gyroflow's `.gcsv` text), or `nil`
+    /// when they could not be downloaded.
+    public var sixAxisDataURL: URL?
     /// Where to write the stabilized copy; nothing exists there yet.
     public var outputURL: URL
 
     /// Creates a job.
-    public init(mediaFile: ImportedMediaFileModel, sourceURL: URL, outputURL: URL) {
+    public init(mediaFile: ImportedMediaFileModel, sourceURL: URL, sixAxisDataURL: URL?, outputURL: URL) {
         self.mediaFile = mediaFile
         self.sourceURL = sourceURL
+        self.sixAxisDataURL = sixAxisDataURL
         self.outputURL = outputURL
     }
 }
