@@ -34,6 +34,9 @@ let package = Package(
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire", "AIBudsDigest"]),
         .testTarget(name: "AIBudsSMPTests", dependencies: ["AIBudsSMP", "AIBudsTestKit", "AIBudsEmulator"]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: ["AIBudsEmulator", "AIBudsSMP", "AIBudsTestKit"]),
+        .testTarget(name: "TopStepComKitTests", dependencies: [
+            "TopStepComKit", "AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator", "AIBudsTestKit",
+        ]),
         .testTarget(name: "AIBudsTests", dependencies: [
             "AIBuds", "AIBudsSMP", "AIBudsEmulator", "AIBudsTestKit", "AIBudsAllInOne", "TopStepComKit",
         ]),
