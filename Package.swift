@@ -21,14 +21,19 @@ let package = Package(
         .target(name: "AIBudsDigest", dependencies: ["CCrypto"]),
         .target(name: "AIBudsWire", dependencies: ["AIBudsFoundation", "AIBudsDigest"]),
         .target(name: "AIBudsNet", dependencies: ["AIBudsLog"]),
-        .target(name: "AIBuds", dependencies: ["AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet"]),
+        .target(name: "AIBuds", dependencies: ["AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest"]),
         .target(name: "AIBudsSMP", dependencies: ["AIBuds", "AIBudsWire", "AIBudsNet"]),
-        .target(name: "AIBudsEmulator", dependencies: ["AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet"]),
+        .target(name: "AIBudsEmulator", dependencies: [
+            "AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest",
+        ]),
         .target(name: "TopStepComKit", dependencies: ["AIBuds"]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP"]),
         .target(name: "AIBudsTestKit", dependencies: ["AIBudsSMP", "AIBudsWire", "AIBudsEmulator"]),
         .executableTarget(name: "aibuds", dependencies: [
             "AIBuds", "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "TopStepComKit",
+        ]),
+        .executableTarget(name: "aibuds-bench-http", dependencies: [
+            "AIBuds", "AIBudsEmulator", "AIBudsNet", "AIBudsWire", "AIBudsDigest", "AIBudsLog",
         ]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog"]),
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire", "AIBudsDigest"]),

@@ -1,0 +1,281 @@
+import AIBudsLog
+import AIBudsWire
+import Foundation
+import Synchronization
+
+/// A client of the Simple Management Protocol over any `SMPTransport`.
+///
+/// Requests are matched to responses by sequence number, group and command; a request is sent again
+/// (same sequence number) every `retransmitInterval` until it is answered or has been sent
+/// `retransmissions + 1` times. At most `window` requests are in flight; more wait their turn in
+/// call order, so a caller pipelines simply by sending from several tasks. Late, duplicate and
+/// unknown responses are dropped, and so are datagrams that are not SMP packets (they are logged).
+///
+/// Requests use SMP v2 until a device answers a v2 request with a v1 error (a v1-only device), after
+/// which the client speaks v1. Cancelling the calling task abandons the request at once and frees
+/// its sequence number. All methods are safe from any task.
+public final class SMPClient: Sendable {
+    /// The transport the client sends over; the client owns it and closes it.
+    public let transport: any SMPTransport
+    /// The configuration the client was created with (normalized).
+    public let configuration: SMPClientConfiguration
+    private let clock: any Clock<Duration>
+    private let logger: any LogService
+    private let state: Mutex<SMPClientState>
+
+    /// Creates a client and starts receiving on `transport`.
+    ///
+    /// - Parameters:
+    ///   - clock: the clock for retransmissions and timeouts (a manual clock makes tests deterministic).
+    ///   - logger: receives dropped datagrams, retransmissions and version changes.
+    public init(
+        transport: any SMPTransport, configuration: SMPClientConfiguration = SMPClientConfiguration(),
+        clock: any Clock<Duration> = ContinuousClock(), logger: any LogService = NullLogService()
+    ) throws(SMPError) {
+        let configuration = configuration.normalized
+        self.transport = transport
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+        self.state = Mutex(SMPClientState(
+            version: configuration.version, mtu: min(configuration.mtu ?? transport.mtu, transport.mtu),
+            window: configuration.window))
+        do {
+            try transport.start(
+                onReceive: { [weak self] datagram in self?.receive(datagram) },
+                onFailure: { [weak self] error in
+                    self?.shutDown(SMPError(.transport, "the transport failed", underlying: error))
+                })
+        } catch {
+            throw SMPError(.transport, "cannot start the SMP transport", underlying: error)
+        }
+    }
+
+    deinit { transport.close() }
+
+    /// The largest packet the client sends, header included.
+    public var mtu: Int { state.withLock { $0.mtu } }
+
+    /// The SMP version of new requests (v1 after a fallback).
+    public var version: SMPVersion { state.withLock { $0.version } }
+
+    /// How many requests are waiting for their response right now.
+    public var requestsInFlight: Int { state.withLock { $0.inFlight.count } }
+
+    /// Sets the largest packet to send, never above the transport's MTU (for example to the device's
+    /// `buf_size`).
+    public func setMTU(_ mtu: Int) {
+        state.withLock { $0.mtu = min(max(mtu, SMPHeader.size + 16), transport.mtu) }
+    }
+
+    /// Sends a request and returns the device's response.
+    ///
+    /// - Parameter timeout: how long to wait in total; the retransmissions are spread evenly over
+    ///   it. Nil waits `retransmitInterval × (retransmissions + 1)`. A long-poll request passes its
+    ///   wait plus a margin.
+    /// - Throws: `SMPError` with `.device` for a non-zero return code, `.timeout`, `.transport`,
+    ///   `.malformedResponse`, `.cancelled`, `.closed` or `.invalidRequest`.
+    public func send<R: SMPRequest>(_ request: R, timeout: Duration? = nil) async throws(SMPError) -> R.Response {
+        let label = "\(R.self) (group \(R.group), command \(R.command))"
+        let payload: Data
+        do {
+            payload = try CBOREncoder().encode(request)
+        } catch {
+            throw SMPError(.invalidRequest, "cannot encode \(label)", underlying: error)
+        }
+        let map = try await exchange(group: R.group, command: R.command, operation: R.operation,
+                                     payload: payload, label: label, timeout: timeout)
+        do {
+            return try CBORDecoder().decode(R.Response.self, from: map)
+        } catch {
+            throw SMPError(.malformedResponse, "the response to \(label) does not decode", underlying: error)
+        }
+    }
+
+    /// Sends a request given as a raw payload map and returns the response's payload map.
+    public func send(
+        group: UInt16, command: UInt8, operation: SMPOperation, payload: CBOR, timeout: Duration? = nil
+    ) async throws(SMPError) -> CBOR {
+        guard !operation.isResponse else { throw SMPError(.invalidRequest, "\(operation) is not a request operation") }
+        return try await exchange(group: group, command: command, operation: operation,
+                                  payload: Data(payload.encoded()),
+                                  label: "request (group \(group), command \(command))", timeout: timeout)
+    }
+
+    /// Fails every request in flight and every later one with `closed`, and closes the transport.
+    public func close() {
+        shutDown(SMPError(.closed, "the SMP client was closed"))
+    }
+
+    // MARK: - Exchange
+
+    /// One request from window slot to checked response, including the v1 fallback.
+    private func exchange(
+        group: UInt16, command: UInt8, operation: SMPOperation, payload: Data, label: String, timeout: Duration?
+    ) async throws(SMPError) -> CBOR {
+        let id = state.withLock { $0.makeID() }
+        try await acquireSlot(id: id, label: label)
+        defer {
+            let next = state.withLock { state in
+                state.forgetCancellation(id: id)
+                return state.releaseSlot()
+            }
+            next?.resume(returning: nil)
+        }
+        var version = state.withLock { $0.version }
+        while true {
+            let reply = try await transact(id: id, group: group, command: command, operation: operation,
+                                           payload: payload, version: version, label: label, timeout: timeout)
+            if let error = SMPDeviceError.from(response: reply.payload, version: reply.header.version) {
+                if version == .v2, reply.header.version == .v1 {
+                    logger.log(.info, "smp", "the device answered \(label) with a v1 error (rc \(error.rc)); switching to SMP v1")
+                    state.withLock { $0.version = .v1 }
+                    version = .v1
+                    continue
+                }
+                throw SMPError(.device(error), "\(label) failed on the device: \(error)")
+            }
+            return reply.payload
+        }
+    }
+
+    /// Waits for a window slot.
+    private func acquireSlot(id: UInt64, label: String) async throws(SMPError) {
+        let failure: SMPError? = await withTaskCancellationHandler {
+            await withCheckedContinuation { (grant: SMPClientState.SlotGrant) in
+                let decision = state.withLock { state -> SMPClientState.SlotDecision in
+                    if Task.isCancelled { return .failed(SMPError(.cancelled, "\(label) was cancelled")) }
+                    return state.acquireSlot(id: id, grant: grant)
+                }
+                switch decision {
+                case .granted: grant.resume(returning: nil)
+                case .failed(let error): grant.resume(returning: error)
+                case .queued: break
+                }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.cancelSlotWait(id: id) }
+            waiter?.resume(returning: SMPError(.cancelled, "\(label) was cancelled while waiting for a window slot"))
+        }
+        if let failure { throw failure }
+    }
+
+    /// Sends one request under a fresh sequence number and waits for its response (with
+    /// retransmissions), the timeout, a cancellation or the client's close.
+    private func transact(
+        id: UInt64, group: UInt16, command: UInt8, operation: SMPOperation, payload: Data,
+        version: SMPVersion, label: String, timeout: Duration?
+    ) async throws(SMPError) -> SMPReply {
+        let attempts = configuration.retransmissions + 1
+        let interval = timeout.map { $0 / attempts } ?? configuration.retransmitInterval
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (completion: SMPClientState.Completion) in
+                let registered = state.withLock { state -> Result<Data, SMPError> in
+                    if Task.isCancelled { return .failure(SMPError(.cancelled, "\(label) was cancelled")) }
+                    return state.register(id: id, group: group, command: command, operation: operation,
+                                          payload: payload, version: version, label: label, completion: completion)
+                }
+                let datagram: Data
+                switch registered {
+                case .failure(let error):
+                    completion.resume(returning: .failure(error))
+                    return
+                case .success(let bytes):
+                    datagram = bytes
+                }
+                do {
+                    try transport.send(datagram)
+                } catch {
+                    fail(id: id, SMPError(.transport, "cannot send \(label)", underlying: error))
+                    return
+                }
+                let timer = Task<Void, Never> { [weak self] in
+                    await self?.retransmit(id: id, interval: interval, attempts: attempts)
+                }
+                if let finished = state.withLock({ $0.attach(timer: timer, to: id) }) { finished.cancel() }
+            }
+        } onCancel: {
+            if let request = state.withLock({ $0.cancel(id: id) }) {
+                request.timer?.cancel()
+                request.completion.resume(returning: .failure(SMPError(.cancelled, "\(label) was cancelled")))
+            }
+        }
+        return try result.get()
+    }
+
+    /// The retransmission timer of request `id`: sends it again after each interval, then times it out.
+    private func retransmit(id: UInt64, interval: Duration, attempts: Int) async {
+        for attempt in 1...attempts {
+            do {
+                try await clock.sleep(for: interval)
+            } catch {
+                return  // cancelled: the request finished
+            }
+            if attempt == attempts {
+                fail(id: id, timeoutDescription: { label in
+                    "\(label) got no response (sent \(attempts) times, \(interval) apart)"
+                })
+                return
+            }
+            guard let (datagram, label) = state.withLock({ $0.datagram(of: id) }) else { return }
+            logger.log(.debug, "smp", "retransmitting \(label) (\(attempt) of \(attempts - 1))")
+            do {
+                try transport.send(datagram)
+            } catch {
+                fail(id: id, SMPError(.transport, "cannot send \(label) again", underlying: error))
+                return
+            }
+        }
+    }
+
+    /// Fails request `id` if it is still in flight.
+    private func fail(id: UInt64, _ error: SMPError) {
+        guard let request = state.withLock({ $0.remove(id: id) }) else { return }
+        request.timer?.cancel()
+        request.completion.resume(returning: .failure(error))
+    }
+
+    /// Times out request `id` if it is still in flight.
+    private func fail(id: UInt64, timeoutDescription: (String) -> String) {
+        guard let request = state.withLock({ $0.remove(id: id) }) else { return }
+        request.completion.resume(returning: .failure(SMPError(.timeout, timeoutDescription(request.label))))
+    }
+
+    // MARK: - Receiving
+
+    /// Handles one received datagram: completes the request it answers, or drops it.
+    private func receive(_ datagram: Data) {
+        let packet: SMPPacket
+        do {
+            packet = try SMPPacket.decode(datagram)
+        } catch {
+            logger.log(.warning, "smp", "dropped a malformed \(datagram.count)-byte datagram: \(error)")
+            return
+        }
+        let header = packet.header
+        guard let request = state.withLock({ $0.match(header) }) else {
+            logger.log(.debug, "smp", "dropped an unexpected packet (op \(header.operation), group \(header.group), command \(header.command), sequence \(header.sequence)): late, duplicate or unknown")
+            return
+        }
+        request.timer?.cancel()
+        do {
+            let payload = try packet.payloadMap()
+            request.completion.resume(returning: .success(SMPReply(header: header, payload: payload)))
+        } catch {
+            logger.log(.warning, "smp", "the response to \(request.label) has a malformed payload: \(error)")
+            request.completion.resume(returning: .failure(
+                SMPError(.malformedResponse, "the response to \(request.label) is not a CBOR map", underlying: error)))
+        }
+    }
+
+    /// Closes the client with `error` for everything in flight or waiting.
+    private func shutDown(_ error: SMPError) {
+        let (requests, waiters) = state.withLock { $0.close(with: error) }
+        for request in requests {
+            request.timer?.cancel()
+            request.completion.resume(returning: .failure(error))
+        }
+        for waiter in waiters { waiter.resume(returning: error) }
+        transport.close()
+    }
+}
