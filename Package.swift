@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "AIBudsEmulator", dependencies: [
             "AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest",
         ]),
-        .target(name: "TopStepComKit", dependencies: ["AIBuds"]),
+        .target(name: "TopStepComKit", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsDigest"]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP"]),
         .target(name: "AIBudsTestKit", dependencies: ["AIBudsSMP", "AIBudsWire", "AIBudsEmulator"]),
         .executableTarget(name: "aibuds", dependencies: [

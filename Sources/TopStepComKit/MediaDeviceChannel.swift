@@ -48,10 +48,19 @@ protocol MediaDeviceChannel: Sendable {
     func deleteAll(wireType: Int) async throws(TSError) -> UInt64
     /// The device's SHA-256 of a file.
     func sha256(name: String) async throws(TSError) -> [UInt8]
-    /// Downloads a file from `offset` to its end, appending to `file`; reports bytes on file and
-    /// the total size. Returns the total size.
+    /// Downloads a file from `offset` to its end, writing into `file` from `offset` on; reports
+    /// the bytes on file and the total size. A download from offset 0 is checked against the
+    /// device's SHA-256 (`dataFormatError` on a mismatch).
     func download(
-        name: String, appendingTo file: FileHandle, from offset: UInt64,
+        name: String, into file: FileHandle, from offset: UInt64,
         progress: @escaping @Sendable (_ done: UInt64, _ total: UInt64) -> Void
-    ) async throws(TSError) -> UInt64
+    ) async throws(TSError) -> MediaDownloadResult
+}
+
+/// What one channel download did.
+struct MediaDownloadResult: Sendable, Hashable {
+    /// The file size the device reported.
+    var size: UInt64
+    /// Whether the whole file (not only a resumed tail) matched the device's SHA-256.
+    var verifiedWhole: Bool
 }

@@ -29,8 +29,7 @@ struct MediaDownload: Sendable {
 
         let partial = destination.partialURL(device: identifier.device, id: identifier.id, name: identifier.name)
         try createPartial(partial)
-        let total = try await transfer(identifier, into: partial)
-        try await verify(identifier, partial: partial, size: total)
+        try await transfer(identifier, into: partial)
         try await checkStillListed(identifier, partial: partial)
 
         let final = try destination.place(partial)
@@ -62,74 +61,108 @@ struct MediaDownload: Sendable {
     private func createPartial(_ partial: URL) throws(TSError) {
         do {
             try FileManager.default.createDirectory(at: partial.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if !FileManager.default.fileExists(atPath: partial.path) {
-                guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-                    throw TSError(.dataSetFailed, "cannot create \(partial.path)")
-                }
-            }
-        } catch let error as TSError {
-            throw error
         } catch {
-            throw TSError(.dataSetFailed, "cannot create \(partial.path)", underlying: error)
+            throw TSError(.dataSetFailed, "cannot create \(partial.deletingLastPathComponent().path)", underlying: error)
+        }
+        if !FileManager.default.fileExists(atPath: partial.path) {
+            guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+                throw TSError(.dataSetFailed, "cannot create \(partial.path)")
+            }
         }
     }
 
-    /// Fetches the file into `partial` from its current length; resumes after transient failures.
-    /// Returns the file's total size.
-    private func transfer(_ identifier: MediaFileIdentifier, into partial: URL) async throws(TSError) -> UInt64 {
+    /// Fetches the file into `partial`, resuming from its length after transient failures, until
+    /// it matches the device's SHA-256; a mismatch starts over once.
+    private func transfer(_ identifier: MediaFileIdentifier, into partial: URL) async throws(TSError) {
         var lastError: TSError?
+        var restarted = false
         for attempt in 1...Self.maximumAttempts {
             if attempt > 1 {
                 guard channel.isConnected else { throw lastError ?? TSError.notConnected }
                 try? await Task.sleep(for: .milliseconds(100 * attempt))
             }
-            do {
-                let handle = try openForAppending(partial, limit: model.size)
-                defer { try? handle.close() }
-                let offset = try handle.seekToEnd()
-                if attempt > 1 || offset > 0 {
-                    logService.log(.info, "topstep", "download \(identifier.name): resuming at byte \(offset) (attempt \(attempt))")
+            do throws(TSError) {
+                try await attemptTransfer(identifier, into: partial, attempt: attempt)
+                return
+            } catch {
+                lastError = error
+                if error.code == .dataFormatError, !restarted {
+                    restarted = true
+                    logService.log(.warning, "topstep", "download \(identifier.name): \(error); starting over")
+                    try truncate(partial)
+                    continue
                 }
-                let reporter = self.reporter
-                let total = try await channel.download(name: identifier.name, appendingTo: handle, from: offset) { done, total in
-                    reporter.report(done: done, of: total)
-                }
-                try handle.synchronize()
-                return total
-            } catch let error as TSError {
+                if error.code == .dataFormatError { try? FileManager.default.removeItem(at: partial) }
                 guard Self.isTransient(error) else { throw error }
                 logService.log(.warning, "topstep", "download \(identifier.name): \(error)")
-                lastError = error
-            } catch {
-                throw TSError(.dataSetFailed, "cannot write \(partial.path)", underlying: error)
             }
         }
         throw lastError ?? TSError(.transmissionInterrupted, "the download of '\(identifier.name)' was interrupted")
     }
 
-    /// Opens the partial file for appending; one longer than the listed size is started over.
-    private func openForAppending(_ partial: URL, limit: UInt64?) throws -> FileHandle {
-        let handle = try FileHandle(forUpdating: partial)
-        if let limit, try handle.seekToEnd() > limit {
-            try handle.truncate(atOffset: 0)
+    /// One transfer attempt from the partial file's length, then the whole-file check.
+    private func attemptTransfer(_ identifier: MediaFileIdentifier, into partial: URL, attempt: Int) async throws(TSError) {
+        let handle: FileHandle
+        let offset: UInt64
+        do {
+            handle = try FileHandle(forUpdating: partial)
+            var length = try handle.seekToEnd()
+            if let size = model.size, length > size {
+                try handle.truncate(atOffset: 0)
+                length = 0
+            }
+            offset = length
+        } catch {
+            throw TSError(.dataSetFailed, "cannot open \(partial.path)", underlying: error)
         }
-        return handle
+        defer { try? handle.close() }
+        if offset > 0 || attempt > 1 {
+            logService.log(.info, "topstep", "download \(identifier.name): from byte \(offset) (attempt \(attempt))")
+        }
+        let reporter = self.reporter
+        let result = try await channel.download(name: identifier.name, into: handle, from: offset) { done, total in
+            reporter.report(done: done, of: total)
+        }
+        do {
+            try handle.synchronize()
+        } catch {
+            throw TSError(.dataSetFailed, "cannot write \(partial.path)", underlying: error)
+        }
+        if !result.verifiedWhole {
+            try await verifyWhole(identifier, partial: partial, size: result.size)
+        }
     }
 
-    /// Compares the partial file with the device's size and SHA-256; a mismatch removes it.
-    private func verify(_ identifier: MediaFileIdentifier, partial: URL, size: UInt64) async throws(TSError) {
-        let expected = try await channel.sha256(name: identifier.name)
-        let actual: [UInt8]
+    /// Compares the whole partial file with the device's size and SHA-256.
+    private func verifyWhole(_ identifier: MediaFileIdentifier, partial: URL, size: UInt64) async throws(TSError) {
+        let expected: [UInt8]
+        do {
+            expected = try await channel.sha256(name: identifier.name)
+        } catch where error.code == .notSupported {
+            logService.log(.warning, "topstep", "download \(identifier.name): the device has no SHA-256; checked the size only")
+            expected = []
+        }
         let length: UInt64
+        let actual: [UInt8]
         do {
             length = (try FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? NSNumber)?.uint64Value ?? 0
-            actual = try SHA256.hash(fileAt: partial)
+            actual = expected.isEmpty ? [] : try SHA256.hash(fileAt: partial)
         } catch {
             throw TSError(.dataGetFailed, "cannot read \(partial.path)", underlying: error)
         }
         guard length == size, actual == expected else {
-            try? FileManager.default.removeItem(at: partial)
-            throw TSError(.dataFormatError, "'\(identifier.name)' does not match the device's SHA-256 (\(length) of \(size) bytes); download it again")
+            throw TSError(.dataFormatError, "'\(identifier.name)' does not match the device's SHA-256 (\(length) of \(size) bytes)")
+        }
+    }
+
+    /// Empties the partial file so the next attempt starts from byte 0.
+    private func truncate(_ partial: URL) throws(TSError) {
+        do {
+            let handle = try FileHandle(forWritingTo: partial)
+            defer { try? handle.close() }
+            try handle.truncate(atOffset: 0)
+        } catch {
+            throw TSError(.dataSetFailed, "cannot reset \(partial.path)", underlying: error)
         }
     }
 
