@@ -126,6 +126,35 @@ final class WatchRig: Sendable {
     }
 }
 
+extension InMemoryLink {
+    /// A link of a transport pair that loses the device's responses whose index (counted from 0
+    /// over the responses) `lose` picks; requests always arrive.
+    static func losingResponses(_ lose: @escaping @Sendable (Int) -> Bool) -> InMemoryLink {
+        InMemoryLink { _, index, datagram in
+            // Both ends of a pair send "outbound"; a response has an odd operation.
+            guard let packet = try? SMPPacket.decode(datagram), packet.header.operation.isResponse else { return false }
+            return lose(index)
+        }
+    }
+}
+
+extension InMemoryLink {
+    /// A link whose device responses are all lost for `outage`, starting at the response with
+    /// index `start`: a link drop that heals.
+    static func outage(after start: Int, lasting outage: Duration) -> InMemoryLink {
+        let began = Mutex<ContinuousClock.Instant?>(nil)
+        return losingResponses { index in
+            guard index >= start else { return false }
+            let now = ContinuousClock.now
+            let since = began.withLock { value in
+                if value == nil { value = now }
+                return value!
+            }
+            return now - since < outage
+        }
+    }
+}
+
 extension SMPClientConfiguration {
     /// Quick retransmissions, so that lost datagrams cost milliseconds in tests.
     static var fastTest: SMPClientConfiguration {
