@@ -1,4 +1,5 @@
 /// Every subcommand of `aibuds`, in the order `aibuds --help` lists them. Add a command in one line.
 let registeredCommands: [any CLICommand.Type] = [
     VersionCommand.self,
+    EmulatorCommand.self,
 ]
