@@ -1,3 +1,4 @@
+import AIBuds
 import AIBudsLog
 import Synchronization
 
@@ -14,6 +15,19 @@ public final class TopStepComKit: Sendable {
 
     /// The media file feature: list, download and delete the device's files, observe its lists.
     public var mediaFile: any TSMediaFileInterface { mediaFileService }
+
+    /// The device the kit works with; with none (or a disconnected one), every call fails with
+    /// `TSErrorEnum.notConnected` (2003). Setting it restarts list observation for the new device.
+    ///
+    /// The device must be one whose control link is SMP (`TSControlLinkDevice`); others support no
+    /// operation.
+    public var device: (any DeviceConvertible)? {
+        get { state.device.withLock { $0 } }
+        set {
+            state.device.withLock { $0 = newValue }
+            bind(newValue.map { DeviceMediaChannel(device: $0) })
+        }
+    }
 
     /// The log service that `TSLog` and the kit write to; discards everything by default.
     public var logService: any LogService {
@@ -41,6 +55,8 @@ public final class TopStepComKit: Sendable {
 final class KitState: Sendable {
     /// The channel to the bound device, if any.
     let channel = Mutex<(any MediaDeviceChannel)?>(nil)
+    /// The bound device, if any.
+    let device = Mutex<(any DeviceConvertible)?>(nil)
     /// Where the kit logs.
     let logService = Mutex<any LogService>(NullLogService())
 }
