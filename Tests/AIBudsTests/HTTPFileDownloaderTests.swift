@@ -21,9 +21,9 @@ struct HTTPFileDownloaderTests {
         #expect(result.attempts == 1 && result.bytesReceived == 3_000_000 && result.bytesResumed == 0)
         #expect(fixture.partialFiles().isEmpty)
         let reports = log.all
-        #expect(reports.last?.bytesWritten == 3_000_000)
+        #expect(reports.last?.bytesTransferred == 3_000_000)
         #expect(reports.allSatisfy { $0.totalBytes == 3_000_000 })
-        #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.bytesWritten < $1.bytesWritten })
+        #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.bytesTransferred < $1.bytesTransferred })
         #expect(reports.reduce(0) { $0 + $1.chunkBytes } == 3_000_000)
     }
 
@@ -53,8 +53,9 @@ struct HTTPFileDownloaderTests {
         let result = try await HTTPFileDownloader(configuration: quickRetries()).download(fixture.request("f", content: content))
         #expect(try fixture.downloaded("f") == content)
         #expect(result.attempts == 2)
-        #expect(result.bytesReceived == 3_000_000)
-        #expect(fixture.server.statistics.bodyBytesSent == 3_000_000)
+        // At most the last partial block before the drop is fetched twice (see PartialFile).
+        #expect(result.bytesReceived >= 3_000_000 && result.bytesReceived < 3_000_000 + 4096)
+        #expect(fixture.server.statistics.bodyBytesSent == result.bytesReceived)
         #expect(fixture.partialFiles().isEmpty)
     }
 
@@ -89,7 +90,7 @@ struct HTTPFileDownloaderTests {
         fixture.server.setFaults(.none)
         let result = try await HTTPFileDownloader().download(fixture.request("f", content: new))
         #expect(try fixture.downloaded("f") == new)
-        #expect(result.bytesResumed == 600_000)
+        #expect(result.bytesResumed > 600_000 - 4096 && result.bytesResumed <= 600_000)
         #expect(result.bytesReceived == 1_000_000)
         #expect(fixture.partialFiles().isEmpty)
     }
@@ -115,8 +116,8 @@ struct HTTPFileDownloaderTests {
         let sentBefore = fixture.server.statistics.bodyBytesSent
         let result = try await HTTPFileDownloader().download(request)
         #expect(try fixture.downloaded("f") == content)
-        #expect(result.bytesResumed == 700_000)
-        #expect(fixture.server.statistics.bodyBytesSent - sentBefore == 1_300_000)
+        #expect(result.bytesResumed > 700_000 - 4096 && result.bytesResumed <= 700_000)
+        #expect(fixture.server.statistics.bodyBytesSent - sentBefore == 2_000_000 - result.bytesResumed)
         #expect(fixture.partialFiles().isEmpty)
     }
 
@@ -127,13 +128,15 @@ struct HTTPFileDownloaderTests {
             try fixture.add("f\(index)", DownloadFixture.bytes(1_000_000, seed: UInt64(index)))
             requests.append(fixture.request("f\(index)"))
         }
-        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 100_000, duration: .seconds(20))))
+        fixture.server.setFaults(DataPlaneFaults(firstByteDelay: .seconds(20)))
         let downloader = HTTPFileDownloader()
-        let log = ProgressLog()
-        let task = Task { await downloader.download(requests, parallelism: 3) { _, progress in log.record(progress) } }
-        try await log.wait(forBytes: 100_000)
+        let task = Task { await downloader.download(requests, parallelism: 3) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while fixture.server.statistics.requests < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let cancelledAt = ContinuousClock.now
         downloader.cancelAll()
         let results = await task.value
+        #expect(ContinuousClock.now - cancelledAt < .seconds(2))
         #expect(results.allSatisfy { if case .failure(let error) = $0 { error.code == .cancelled } else { false } })
     }
 

@@ -75,11 +75,17 @@ public final class HTTPFileDownloader: Sendable {
         let workers = min(max(1, parallelism ?? configuration.parallelism), requests.count)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let batch = DownloadBatch(count: requests.count, workers: workers) { results in continuation.resume(returning: results) }
+                let batch = DownloadBatch(count: requests.count, workers: workers) { results in
+                    // One directory sync per destination makes every committed name durable.
+                    for directory in Set(requests.map { DownloadPaths($0).destination }) { PartialFile.syncDirectory(directory) }
+                    continuation.resume(returning: results)
+                }
                 for worker in 0..<workers {
                     let thread = Thread { [self] in
+                        let buffer = makeBuffer()
+                        defer { buffer.deallocate() }
                         while let index = batch.next() {
-                            let result = runOne(requests[index], scope: scope) { progress?(index, $0) }
+                            let result = runOne(requests[index], scope: scope, buffer: buffer, syncDirectory: false) { progress?(index, $0) }
                             batch.finish(index, result)
                         }
                         batch.workerDone()
@@ -98,7 +104,9 @@ public final class HTTPFileDownloader: Sendable {
         let scope = DownloadScope()
         scopes.withLock { $0[ObjectIdentifier(scope)] = scope }
         defer { scopes.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(scope)) } }
-        return try runOne(request, scope: scope, progress: progress).get()
+        let buffer = makeBuffer()
+        defer { buffer.deallocate() }
+        return try runOne(request, scope: scope, buffer: buffer, syncDirectory: true, progress: progress).get()
     }
 
     /// Cancels every download in progress; each ends with `TransferError.cancelled`.
@@ -110,14 +118,24 @@ public final class HTTPFileDownloader: Sendable {
     /// Closes the kept-alive connections (for example when leaving transfer mode).
     public func closeIdleConnections() { pool.closeAll() }
 
-    private func runOne(_ request: DownloadRequest, scope: DownloadScope, progress: (@Sendable (DownloadProgress) -> Void)?) -> Result<DownloadResult, TransferError> {
+    /// A download buffer: block-aligned for direct writes, at least 64 KiB.
+    private func makeBuffer() -> UnsafeMutableRawBufferPointer {
+        let size = max(configuration.bufferSize, 64 * 1024)
+        let aligned = (size + PartialFile.directAlignment - 1) / PartialFile.directAlignment * PartialFile.directAlignment
+        return UnsafeMutableRawBufferPointer.allocate(byteCount: aligned, alignment: PartialFile.directAlignment)
+    }
+
+    private func runOne(
+        _ request: DownloadRequest, scope: DownloadScope, buffer: UnsafeMutableRawBufferPointer, syncDirectory: Bool,
+        progress: (@Sendable (DownloadProgress) -> Void)?
+    ) -> Result<DownloadResult, TransferError> {
         let job = FileDownloadJob(request: request, configuration: configuration, pool: pool, logger: logger, progress: progress)
         guard scope.register(job) else {
             return .failure(TransferError(.cancelled, "the download of \(request.localName) was cancelled before it started"))
         }
         defer { scope.unregister(job) }
         do {
-            return .success(try job.run())
+            return .success(try job.run(buffer: buffer, syncDirectory: syncDirectory))
         } catch let error as TransferError {
             logger.log(error.code == .cancelled ? .info : .error, "transfer", "\(request.localName): \(error)")
             return .failure(error)
