@@ -45,17 +45,42 @@ struct HTTPFileDownloaderTests {
         for index in 0..<40 { #expect(try fixture.downloaded("f\(index)") == DownloadFixture.bytes(1000 + index, seed: UInt64(index))) }
     }
 
-    @Test func resumesAfterADroppedConnectionWithoutRefetching() async throws {
+    @Test(arguments: [3_000_000, 12_000_000])  // buffered writes, and direct writes for a large body
+    func resumesAfterADroppedConnectionWithoutRefetching(size: Int) async throws {
         let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(3_000_000, seed: 2)
+        let content = DownloadFixture.bytes(size, seed: 2)
         try fixture.add("f", content)
-        fixture.server.setFaults(DataPlaneFaults(closeAtByte: 1_234_567))
+        fixture.server.setFaults(DataPlaneFaults(closeAtByte: Int64(size / 3 + 1234)))
         let result = try await HTTPFileDownloader(configuration: quickRetries()).download(fixture.request("f", content: content))
         #expect(try fixture.downloaded("f") == content)
         #expect(result.attempts == 2)
         // At most the last partial block before the drop is fetched twice (see PartialFile).
-        #expect(result.bytesReceived >= 3_000_000 && result.bytesReceived < 3_000_000 + 4096)
+        #expect(result.bytesReceived >= Int64(size) && result.bytesReceived < Int64(size) + 4096)
         #expect(fixture.server.statistics.bodyBytesSent == result.bytesReceived)
+        #expect(fixture.partialFiles().isEmpty)
+    }
+
+    @Test func resumesFromAPartialFileLeftByAnEarlierRun() async throws {
+        let fixture = try DownloadFixture()
+        let content = DownloadFixture.bytes(100_000, seed: 10)
+        let file = try fixture.add("f", content)
+        let request = fixture.request("f", content: content)
+        try FileManager.default.createDirectory(at: request.partialDirectory, withIntermediateDirectories: true)
+        try Data(content[0..<5000]).write(to: request.partialURL)
+        try Data("aibuds-partial 1\n\(request.url)\n\(file.etag)\n100000\n".utf8).write(to: URL(fileURLWithPath: request.partialURL.path + ".meta"))
+        let result = try await HTTPFileDownloader().download(request)
+        #expect(result.bytesResumed == 5000)
+        #expect(result.bytesReceived == 95_000)
+        #expect(try fixture.downloaded("f") == content)
+
+        // A partial file whose validator names another URL starts over.
+        let other = fixture.request("g", content: content)
+        try fixture.add("g", content)
+        try Data(repeating: 0xEE, count: 5000).write(to: other.partialURL)
+        try Data("aibuds-partial 1\nhttp://127.0.0.1:1/media/x\n\(file.etag)\n100000\n".utf8).write(to: URL(fileURLWithPath: other.partialURL.path + ".meta"))
+        let fresh = try await HTTPFileDownloader().download(other)
+        #expect(fresh.bytesResumed == 0)
+        #expect(try fixture.downloaded("g") == content)
         #expect(fixture.partialFiles().isEmpty)
     }
 

@@ -61,9 +61,9 @@ final class FileDownloadJob: Sendable {
         TransferError(.cancelled, "the download of \(request.localName) was cancelled; its partial file is kept for a resume")
     }
 
-    /// Downloads, verifies and commits the file, streaming through `buffer` (block-aligned, at
-    /// least 64 KiB). Without `syncDirectory` the caller makes the new name durable.
-    func run(buffer: UnsafeMutableRawBufferPointer, syncDirectory: Bool) throws -> DownloadResult {
+    /// Downloads and verifies the file, streaming through `buffer` (block-aligned, at least
+    /// 64 KiB); the caller commits it.
+    func run(buffer: UnsafeMutableRawBufferPointer) throws -> (result: DownloadResult, commit: PendingCommit) {
         let url: HTTPURL
         do { url = try HTTPURL(parsing: request.url) } catch {
             throw TransferError(.invalidURL, "\"\(request.url)\" is not an http URL", underlying: error)
@@ -109,10 +109,10 @@ final class FileDownloadJob: Sendable {
             }
             guard !isCancelled else { throw cancelledError }
             let digest = try verify(&part)
-            try part.commit(overwrite: request.overwrite, syncDirectory: syncDirectory)
             logger.log(.debug, "transfer", "\(request.localName): \(part.length) bytes in \(attempts) request(s)")
-            return DownloadResult(
+            let result = DownloadResult(
                 fileURL: request.finalURL, size: part.length, sha256: digest, bytesReceived: received, bytesResumed: resumed, attempts: attempts)
+            return (result, part.finish(overwrite: request.overwrite))
         } catch {
             if let error = error as? TransferError, error.code == .sizeMismatch || error.code == .checksumMismatch {
                 part.discard()
@@ -280,6 +280,7 @@ final class FileDownloadJob: Sendable {
             report(pending, part: part, pending: pending, total: total, received: &received)
         }
         var remaining = contentLength - Int64(pending)
+        part.useDirectWrites(forComing: contentLength)
         let flushThreshold = buffer.count - min(buffer.count / 4, 256 * 1024)
         do {
             while remaining > 0 {

@@ -8,11 +8,12 @@ import Glibc
 /// A download in progress on disk: `<dest>/.partial/<name>.part`, the SHA-256 of its bytes so
 /// far, and the validator (URL, ETag, size) it belongs to.
 ///
-/// The file is written with `O_DIRECT` where the file system allows it: the bytes go from the
+/// A large body is written with `O_DIRECT` where the file system allows it: the bytes go from the
 /// download buffer to the disk without a copy through the page cache, which measured several
-/// times cheaper than buffered writes plus `fsync` (docs/benchmarks.md). Direct writes must be
-/// whole blocks at block offsets, so while downloading the file length stays a multiple of
-/// `alignment`; the last partial block is written normally when the body is complete.
+/// times cheaper than buffered writes plus `fsync` (docs/benchmarks.md); small files are written
+/// buffered, where a direct write's device round trip would cost more than the copy. Direct
+/// writes must be whole blocks at block offsets, so while they are on the file length stays a
+/// multiple of `alignment`; the last partial block is written normally.
 ///
 /// The validator is written beside the file (`<name>.part.meta`) only when a download stops
 /// early, so that a later download can resume with `Range` + `If-Range`; a `.part` without one
@@ -35,6 +36,8 @@ struct PartialFile {
     #else
     static let directFlag: Int32 = 0
     #endif
+    /// The smallest body written with direct writes.
+    static let directThreshold: Int64 = 8 << 20
     /// How many written bytes accumulate before their writeback is started (buffered mode).
     private static let writebackStep: Int64 = 8 << 20
 
@@ -62,13 +65,9 @@ struct PartialFile {
         if mkdir(paths.partialDirectory, 0o755) != 0, errno != EEXIST {
             throw PartialFile.failure("mkdir", paths.partialDirectory)
         }
-        var fd = open(paths.partialFile, O_RDWR | O_CREAT | O_CLOEXEC | PartialFile.directFlag, 0o644)
-        direct = fd >= 0 && PartialFile.directFlag != 0
-        if fd < 0, errno == EINVAL {
-            fd = open(paths.partialFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        }
-        guard fd >= 0 else { throw PartialFile.failure("open", paths.partialFile) }
-        descriptor = fd
+        descriptor = open(paths.partialFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        direct = false
+        guard descriptor >= 0 else { throw PartialFile.failure("open", paths.partialFile) }
         do {
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 throw TransferError(.localFileError, "\(paths.partialFile) is being downloaded by another task")
@@ -78,10 +77,7 @@ struct PartialFile {
             let existing = Int64(info.st_size)
             guard existing > 0 else { return }
             if let saved = PartialFile.readValidator(at: paths.metaFile), saved.url == url, existing <= saved.size {
-                // Keep whole blocks only, so direct writes can continue at a block offset.
-                let kept = existing - existing % Int64(alignment)
-                if kept != existing, ftruncate(descriptor, off_t(kept)) != 0 { throw PartialFile.failure("truncate", paths.partialFile) }
-                try hashExisting(kept, buffer: buffer)
+                try hashExisting(existing, buffer: buffer)
                 validator = saved
             } else {
                 try restart()
@@ -90,6 +86,15 @@ struct PartialFile {
             Glibc.close(descriptor)
             throw error
         }
+    }
+
+    /// Turns direct writes on for a body of `bytes` more bytes when it is large enough to gain
+    /// from them and the file ends at a block boundary.
+    mutating func useDirectWrites(forComing bytes: Int64) {
+        guard !direct, PartialFile.directFlag != 0, bytes >= PartialFile.directThreshold,
+            length % Int64(PartialFile.directAlignment) == 0
+        else { return }
+        setDirect(true)
     }
 
     /// Empties the file to download from byte 0 (a changed file, a lost validator).
@@ -117,43 +122,24 @@ struct PartialFile {
     /// The SHA-256 of the whole file; the partial file takes no more bytes afterwards.
     mutating func finalizeDigest() -> [UInt8] { hasher.finalize() }
 
+    /// Hands the finished file over for its commit (see `PendingCommit`); this value no longer
+    /// owns the descriptor.
+    mutating func finish(overwrite: Bool) -> PendingCommit {
+        closed = true
+        return PendingCommit(descriptor: descriptor, paths: paths, overwrite: overwrite, direct: direct, validatorText: validatorText)
+    }
+
     /// Saves the validator beside the file so a later download can resume; best effort.
-    func saveValidator() {
-        guard let validator, length > 0 else { return }
-        let text = "aibuds-partial 1\n\(validator.url)\n\(validator.etag)\n\(validator.size)\n"
-        try? Data(text.utf8).write(to: URL(fileURLWithPath: paths.metaFile), options: .atomic)
+    func saveValidator() { PartialFile.save(validatorText, to: paths.metaFile) }
+
+    private var validatorText: String? {
+        guard let validator, length > 0 else { return nil }
+        return "aibuds-partial 1\n\(validator.url)\n\(validator.etag)\n\(validator.size)\n"
     }
 
-    /// Makes the bytes durable and gives the file its final name atomically; never replaces an
-    /// existing file unless `overwrite` (else `TransferError.fileExists`). With `syncDirectory`
-    /// the new name is made durable too; a batch does that once for all its files instead.
-    mutating func commit(overwrite: Bool, syncDirectory: Bool) throws {
-        guard fsync(descriptor) == 0 else { throw PartialFile.failure("fsync", paths.partialFile) }
-        if !direct { _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED) }
-        close()
-        let finalPath = paths.finalFile
-        if overwrite {
-            guard rename(paths.partialFile, finalPath) == 0 else { throw PartialFile.failure("rename", finalPath) }
-        } else if link(paths.partialFile, finalPath) == 0 {
-            unlink(paths.partialFile)
-        } else if errno == EEXIST {
-            throw TransferError(
-                .fileExists, "\(finalPath) already exists", underlying: FileSystemFailure(operation: "link", path: finalPath, errno: EEXIST))
-        } else if access(finalPath, F_OK) != 0, rename(paths.partialFile, finalPath) == 0 {
-            // A file system without hard links: check, then rename.
-        } else {
-            throw PartialFile.failure("rename", finalPath)
-        }
-        unlink(paths.metaFile)
-        if syncDirectory { PartialFile.syncDirectory(paths.destination) }
-    }
-
-    /// Makes the names in a folder durable (after renames into it); best effort.
-    static func syncDirectory(_ path: String) {
-        let directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directory >= 0 else { return }
-        _ = fsync(directory)
-        Glibc.close(directory)
+    static func save(_ validatorText: String?, to path: String) {
+        guard let validatorText else { return }
+        try? Data(validatorText.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
     /// Deletes the partial file and its validator (its bytes are known to be wrong).
@@ -227,7 +213,7 @@ struct PartialFile {
         return Validator(url: String(lines[1]), etag: String(lines[2]), size: size)
     }
 
-    private static func failure(_ operation: String, _ path: String) -> TransferError {
+    static func failure(_ operation: String, _ path: String) -> TransferError {
         let failure = FileSystemFailure(operation: operation, path: path, errno: errno)
         let what = failure.errno == ENOSPC ? "the disk is full" : "cannot \(operation) \(path)"
         return TransferError(.localFileError, what, underlying: failure)
