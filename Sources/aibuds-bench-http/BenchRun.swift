@@ -39,16 +39,21 @@ enum BenchRun {
             let entries = try Manifest.read(directory: files, set: set)
             var ours: [Sample] = []
             var curls: [Sample] = []
+            var serverCPU: [Double] = []
             for trial in 0..<trials {
                 let runOurs = {
                     let destination = "\(out)/\(set)-ours-\(trial)"
                     try recreateDirectory(destination)
+                    let before = unlimited.cpuSeconds
                     ours.append(try measure(me, ["fetch", "--base", unlimited.url, "--token", "bench", "--dir", files, "--set", set, "--dest", destination]))
+                    serverCPU.append(unlimited.cpuSeconds - before)
                 }
                 let runCurl = {
                     let destination = "\(out)/\(set)-curl-\(trial)"
                     try recreateDirectory(destination)
+                    let before = unlimited.cpuSeconds
                     curls.append(try curl(entries: entries, base: unlimited.url, destination: destination, configPath: "\(out)/\(set)-\(trial).curl"))
+                    serverCPU.append(unlimited.cpuSeconds - before)
                 }
                 if trial % 2 == 0 { try runCurl(); try runOurs() } else { try runOurs(); try runCurl() }
             }
@@ -63,6 +68,7 @@ enum BenchRun {
             report.append("")
             let speed = ratio <= 1 ? String(format: "client %.2f× faster", 1 / ratio) : "client slower"
             report.append(String(format: "Client ÷ curl wall time (medians): **%.2f**", ratio) + " (\(speed)).")
+            report.append(String(format: "The server (thread per connection, sendfile) used %.2f CPU seconds per run (median).", median(serverCPU)))
         }
 
         if options.flag("--sweep") {
@@ -145,6 +151,16 @@ enum BenchRun {
         func stop() {
             process.terminate()
             process.waitUntilExit()
+        }
+
+        /// CPU seconds (user + system) the server has used so far, from /proc.
+        var cpuSeconds: Double {
+            guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return 0 }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+            return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
         }
     }
 
