@@ -4,7 +4,7 @@ import Foundation
 ///
 /// It bridges to `NSError` in domain `AIBudsSDK.ErrorDomain` (`error as NSError` or ``nsError``), which is
 /// what the completion-handler API hands to apps.
-public struct AIBudsError: Error, CustomNSError, CustomStringConvertible, Sendable {
+public struct AIBudsError: Error, CustomNSError, CustomStringConvertible, Equatable, Sendable {
     /// The `userInfo` key of the device's own status code, when the device answered with one.
     public static let deviceStatusCodeKey = "AIBudsDeviceStatusCode"
 
@@ -58,6 +58,11 @@ public struct AIBudsError: Error, CustomNSError, CustomStringConvertible, Sendab
         var text = "\(message) (code \(code.rawValue))"
         if let underlying { text += ": \(underlying)" }
         return text
+    }
+
+    /// Errors are equal when code, message and device status code are; the underlying error is not compared.
+    public static func == (lhs: AIBudsError, rhs: AIBudsError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.deviceStatusCode == rhs.deviceStatusCode
     }
 
     /// Converts any error into an `NSError` of domain `AIBudsSDK.ErrorDomain`.

@@ -31,6 +31,9 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
             }
             hostPart = text[..<colon]
             portPart = text[text.index(after: colon)...]
+            guard !hostPart.contains(":") else {
+                throw NetError(.invalidAddress, "an IPv6 host needs brackets: \"\(text)\"")
+            }
         }
         guard !portPart.isEmpty, portPart.utf8.count <= 5, portPart.allSatisfy(\.isASCII),
             portPart.allSatisfy(\.isNumber), let port = UInt16(portPart)

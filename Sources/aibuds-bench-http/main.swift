@@ -1,16 +1,19 @@
-import AIBudsEmulator
-import AIBudsNet
 import Foundation
 
+/// The HTTP data-plane benchmark: `aibuds-bench-http run --work DIR` measures everything;
+/// the other subcommands are its parts.
 let arguments = Array(CommandLine.arguments.dropFirst())
-func option(_ name: String) -> String? {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-    return arguments[index + 1]
+let options = Options(arguments: Array(arguments.dropFirst()))
+do {
+    switch arguments.first {
+    case "prepare": try BenchPrepare.run(options)
+    case "serve": try BenchServe.run(options)
+    case "fetch": try await BenchFetch.run(options)
+    default:
+        FileHandle.standardError.write(Data("usage: aibuds-bench-http run|prepare|serve|fetch|faults [options]\n".utf8))
+        exit(64)
+    }
+} catch {
+    FileHandle.standardError.write(Data("aibuds-bench-http: \(error)\n".utf8))
+    exit(1)
 }
-let server = DataPlaneServer(
-    catalog: DirectoryDataPlaneCatalog(directory: option("--dir") ?? "."), token: option("--token") ?? "T",
-    address: SocketAddress(host: "127.0.0.1", port: UInt16(option("--port") ?? "0") ?? 0),
-    shaping: DataPlaneShaping(profileName: option("--profile") ?? "unlimited") ?? .unlimited)
-let url = try server.start()
-FileHandle.standardOutput.write(Data("data on \(url) token \(server.token)\n".utf8))
-while true { sleep(1000) }

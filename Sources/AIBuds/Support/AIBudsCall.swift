@@ -1,7 +1,6 @@
 import AIBudsFoundation
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Runs the async form of an operation and delivers its result to a completion handler, exactly once,
 /// on the SDK's callback queue.
@@ -10,13 +9,9 @@ import Synchronization
 /// completion-handler API. Every operation's async form ends (devices fail in-flight calls when they
 /// disconnect, and commands time out), so every completion runs exactly once.
 public enum AIBudsCall {
-    private static let queueStorage = Mutex(DispatchQueue(label: "aibuds.callbacks"))
-
-    /// The serial queue on which completions, handlers and delegates are called.
-    public static var callbackQueue: DispatchQueue {
-        get { queueStorage.withLock { $0 } }
-        set { queueStorage.withLock { $0 = newValue } }
-    }
+    /// The serial queue on which completions, handlers and delegates are called
+    /// (`AIBudsSDK.sdkConfiguration.callbackQueue`).
+    public static var callbackQueue: DispatchQueue { AIBudsSDK.sdkConfiguration.callbackQueue }
 
     /// Calls `body` on the callback queue.
     public static func deliver(_ body: @escaping @Sendable () -> Void) {

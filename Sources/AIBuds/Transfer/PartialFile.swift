@@ -26,6 +26,10 @@ struct PartialFile {
     var validator: Validator?
     private var hasher = SHA256()
     private var closed = false
+    /// Bytes below this offset have been handed to writeback already.
+    private var writebackStarted: Int64 = 0
+    /// How many written bytes accumulate before their writeback is started.
+    private static let writebackStep: Int64 = 8 << 20
 
     private var partPath: String { request.partialURL.path }
     private var metaPath: String { request.partialURL.path + ".meta" }
@@ -66,6 +70,7 @@ struct PartialFile {
             throw PartialFile.failure("truncate", partPath)
         }
         length = 0
+        writebackStarted = 0
         hasher = SHA256()
         validator = nil
         unlink(metaPath)
@@ -85,6 +90,13 @@ struct PartialFile {
         }
         hasher.update(bytes)
         length += Int64(bytes.count)
+        if length - writebackStarted >= PartialFile.writebackStep {
+            // Start writing these pages to disk now (POSIX_FADV_DONTNEED begins writeback of dirty
+            // pages and drops clean ones), so the final fsync has little left to wait for and the
+            // page cache holds little of the file.
+            _ = posix_fadvise(descriptor, off_t(writebackStarted), off_t(length - writebackStarted), POSIX_FADV_DONTNEED)
+            writebackStarted = length
+        }
     }
 
     /// The SHA-256 of the whole file; the partial file takes no more bytes afterwards.
