@@ -119,7 +119,9 @@ extension SMPRequestHandler {
                 return .failure(.fileNotFound)
             }
             guard download.off <= object.size else { return .failure(.fileOffsetPastEnd) }
-            let count = Self.downloadChunk(mtu: device.mtu, offset: download.off, total: download.off == 0 ? object.size : nil)
+            // Every chunk of a file has the same size (the last one excepted), as Zephyr's do: the size
+            // that fits the MTU at the largest offset with `len` present.
+            let count = Self.downloadChunk(mtu: device.mtu, offset: object.size, total: object.size)
             do {
                 let data = try store.read(object, offset: download.off, count: count)
                 return .reply(FileDownloadResponse(off: download.off, data: data, len: download.off == 0 ? object.size : nil))
