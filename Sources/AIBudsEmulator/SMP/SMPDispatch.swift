@@ -35,14 +35,6 @@ extension SMPRequestHandler {
         guard let type = SMPMessageCatalog.requestType(for: header) else {
             return .failure(.smp(.notSupported))
         }
-        var map = map
-        // Zephyr's `index` of Enumeration `single` is optional, defaulting to the first group.
-        if header.group == SMPGroupID.enumeration, header.command == EnumSingleRequest.command, map["index"] == nil,
-            case .map(var entries) = map
-        {
-            entries[.text("index")] = .unsigned(0)
-            map = .map(entries)
-        }
         let request: any SMPRequest
         do {
             request = try CBORDecoder(limits: Self.requestLimits).decode(type, from: map)
