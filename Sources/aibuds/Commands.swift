@@ -2,4 +2,7 @@
 let registeredCommands: [any CLICommand.Type] = [
     VersionCommand.self,
     EmulatorCommand.self,
+    ScanCommand.self,
+    InfoCommand.self,
+    DevicesCommand.self,
 ]
