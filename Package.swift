@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "AIBudsEmulator", dependencies: [
             "AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest",
         ]),
-        .target(name: "TopStepComKit", dependencies: ["AIBuds"]),
+        .target(name: "TopStepComKit", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsDigest"]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP"]),
         .target(name: "AIBudsTestKit", dependencies: ["AIBudsSMP", "AIBudsWire", "AIBudsEmulator"]),
         .executableTarget(name: "aibuds", dependencies: [
@@ -39,6 +39,9 @@ let package = Package(
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire", "AIBudsDigest"]),
         .testTarget(name: "AIBudsSMPTests", dependencies: ["AIBudsSMP", "AIBudsTestKit", "AIBudsEmulator"]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: ["AIBudsEmulator", "AIBudsSMP", "AIBudsTestKit"]),
+        .testTarget(name: "TopStepComKitTests", dependencies: [
+            "TopStepComKit", "AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator", "AIBudsTestKit",
+        ]),
         .testTarget(name: "AIBudsTests", dependencies: [
             "AIBuds", "AIBudsSMP", "AIBudsEmulator", "AIBudsTestKit", "AIBudsAllInOne", "TopStepComKit",
         ]),

@@ -99,6 +99,11 @@ import Testing
         #expect(error("83010203", limits: CBORLimits(maxItems: 4)) == nil)
         #expect(error("6461626364", limits: CBORLimits(maxLength: 3))?.code == .lengthLimitExceeded)
         #expect(error("7f62616262636463ff", limits: CBORLimits(maxLength: 3))?.code == .lengthLimitExceeded)
+        // Nonsensical limits reject everything they can, without trapping.
+        #expect(error("6161", limits: CBORLimits(maxLength: -1))?.code == .lengthLimitExceeded)
+        #expect(error("7f6161ff", limits: CBORLimits(maxLength: -1))?.code == .lengthLimitExceeded)
+        #expect(error("8100", limits: CBORLimits(maxDepth: -1))?.code == .depthLimitExceeded)
+        #expect(error("00", limits: CBORLimits(maxItems: -1))?.code == .itemLimitExceeded)
         // The depth cap holds whatever the limits say: no stack overflow on 100,000 nested arrays.
         let nested = [UInt8](repeating: 0x81, count: 100_000) + [0]
         #expect(throws: CBORError.self) { try CBOR.decode(nested, limits: CBORLimits(maxDepth: .max, maxItems: .max)) }

@@ -84,26 +84,21 @@ public enum MediaSources {
         return seeds
     }
 
-    static func fileSize(_ url: URL) throws(EmulatorError) -> UInt64 {
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-            guard let size = (attributes[.size] as? NSNumber)?.uint64Value else {
-                throw EmulatorError(.invalidMediaFolder, "cannot read the size of \(url.path)")
-            }
-            return size
-        } catch let error as EmulatorError {
-            throw error
-        } catch {
-            throw EmulatorError(.invalidMediaFolder, "cannot read \(url.path)", underlying: error)
+    static func fileSize(_ url: URL, code: EmulatorError.Code = .invalidMediaFolder) throws(EmulatorError) -> UInt64 {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+            let size = (attributes[.size] as? NSNumber)?.uint64Value
+        else {
+            throw EmulatorError(code, "cannot read the size of \(url.path)")
         }
+        return size
     }
 
-    static func readSidecar(_ url: URL) throws(EmulatorError) -> Data {
-        guard try fileSize(url) <= UInt64(maxSidecarSize) else {
-            throw EmulatorError(.invalidMediaFolder, "the six-axis sidecar \(url.path) is larger than \(maxSidecarSize) bytes")
+    static func readSidecar(_ url: URL, code: EmulatorError.Code = .invalidMediaFolder) throws(EmulatorError) -> Data {
+        guard try fileSize(url, code: code) <= UInt64(maxSidecarSize) else {
+            throw EmulatorError(code, "the six-axis sidecar \(url.path) is larger than \(maxSidecarSize) bytes")
         }
         do { return try Data(contentsOf: url) } catch {
-            throw EmulatorError(.invalidMediaFolder, "cannot read \(url.path)", underlying: error)
+            throw EmulatorError(code, "cannot read \(url.path)", underlying: error)
         }
     }
 }
@@ -170,7 +165,7 @@ private struct ManifestEntry: Decodable {
         switch (source, size) {
         case (let source?, nil):
             let url = URL(fileURLWithPath: source, relativeTo: base).standardizedFileURL
-            seed = MediaSeed(name: fileName, type: mediaType, size: try MediaSources.fileSize(url), content: .file(url))
+            seed = MediaSeed(name: fileName, type: mediaType, size: try MediaSources.fileSize(url, code: .invalidManifest), content: .file(url))
         case (nil, let size?):
             guard size <= MediaSources.maxGeneratedSize else { throw fail("size \(size) is larger than 1 TiB") }
             seed = .generated(name, type: mediaType, size: size, seed: self.seed)
@@ -178,7 +173,7 @@ private struct ManifestEntry: Decodable {
             throw fail("give either source or size")
         }
         if let sixaxisSource {
-            seed.sidecar = try MediaSources.readSidecar(URL(fileURLWithPath: sixaxisSource, relativeTo: base))
+            seed.sidecar = try MediaSources.readSidecar(URL(fileURLWithPath: sixaxisSource, relativeTo: base), code: .invalidManifest)
         } else if sixaxis == true {
             let contentSeed: UInt64
             if case .generated(let value) = seed.content { contentSeed = value } else { contentSeed = MediaSeed.defaultSeed(for: fileName) }

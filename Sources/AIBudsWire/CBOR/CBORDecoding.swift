@@ -172,7 +172,7 @@ struct CBORReader {
     }
 
     private mutating func readString(length: UInt64, at start: Int) throws(CBORError) -> [UInt8] {
-        guard length <= UInt64(limits.maxLength) else {
+        guard length <= UInt64(max(0, limits.maxLength)) else {
             throw CBORError(.lengthLimitExceeded, offset: start, "string of \(length) bytes exceeds the limit of \(limits.maxLength)")
         }
         guard length <= UInt64(remaining) else {
@@ -192,7 +192,7 @@ struct CBORReader {
                                 "a chunk of an indefinite-length \(major == 2 ? "byte" : "text") string must be a definite-length string of the same type")
             }
             try countItem(at: chunk.start)
-            guard length <= UInt64(limits.maxLength - content.count) else {
+            guard length <= UInt64(max(0, limits.maxLength - content.count)) else {
                 throw CBORError(.lengthLimitExceeded, offset: chunk.start, "string exceeds the limit of \(limits.maxLength) bytes")
             }
             let piece = try readString(length: length, at: chunk.start)

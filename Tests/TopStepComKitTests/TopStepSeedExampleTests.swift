@@ -1,0 +1,126 @@
+import AIBudsEmulator
+import AIBudsFoundation
+import AIBudsLog
+import AIBudsNet
+import AIBudsSMP
+import Foundation
+import Testing
+@testable import TopStepComKit
+
+/// A real emulator (`aibuds emulator --profile watch`) on a loopback UDP port.
+final class UDPWatch: Sendable {
+    let emulator: Emulator
+    let address: SocketAddress
+
+    init(link: LinkProfile = .unlimited, manifest: URL? = nil) throws {
+        var configuration = EmulatorConfiguration()
+        configuration.profile = .watch
+        configuration.listen = SocketAddress(host: "127.0.0.1", port: 0)
+        configuration.link = link
+        configuration.manifest = manifest
+        configuration.announce = false
+        emulator = try Emulator(configuration: configuration)
+        address = try emulator.start()
+    }
+
+    deinit { emulator.stop() }
+
+    /// An SMP client of the emulator over UDP, with the link's MTU.
+    func client(window: Int = 16) throws -> SMPClient {
+        let transport = try UDPTransport(address: address, mtu: emulator.device.mtu)
+        return try SMPClient(transport: transport, configuration: SMPClientConfiguration(window: window))
+    }
+}
+
+/// The seed's example, in Swift, against the emulator's watch profile over UDP.
+@Suite(.serialized) struct TopStepSeedExampleTests {
+    @Test func theSeedExampleRunsAgainstTheWatch() async throws {
+        let watch = try UDPWatch()
+        let client = try watch.client()
+        defer { client.close() }
+        let kit = TopStepComKit.sharedInstance
+        let log = RecordingLogService(minimumLevel: .info)
+        kit.logService = log
+        kit.bind(SMPMediaChannel(client: client, deviceIdentity: UUID().uuidString,
+                                 capabilities: watch.emulator.device.profile.capabilities, connected: { true }))
+        defer {
+            kit.mediaFile.registerMediaFileListDidChangedBlock(nil)
+            kit.bind(nil)
+            kit.logService = NullLogService()
+        }
+        let recordingsFolder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ts-seed-\(UUID().uuidString)/Recordings").path
+        defer { try? FileManager.default.removeItem(atPath: (recordingsFolder as NSString).deletingLastPathComponent) }
+
+        // Query capabilities and files.
+        let mediaFile: any TSMediaFileInterface = TopStepComKit.sharedInstance.mediaFile
+        let operations = mediaFile.supportedOperations(for: .audioRecording)
+        #expect(operations.contains(.list) && !operations.contains(.deleteAll))
+
+        var recordings: [TSMediaFileModel] = []
+        if operations.contains(.list) {
+            recordings = await withCheckedContinuation { continuation in
+                mediaFile.fetchMediaFiles(of: .audioRecording) { files, error in
+                    if let error {
+                        TSLog("Failed to fetch recordings: %@", error.localizedDescription)
+                        continuation.resume(returning: [])
+                        return
+                    }
+                    TSLog("The device has %lu recordings", files?.count ?? 0)
+                    continuation.resume(returning: files ?? [])
+                }
+            }
+        }
+        #expect(recordings.count == 3)
+
+        // Observe list invalidation.
+        let changes = Recorder<TSMediaFileType>()
+        mediaFile.registerMediaFileListDidChangedBlock { type in
+            TSLog("The %@ list is no longer valid", type.description)
+            changes.append(type)
+        }
+
+        // Download a file into a folder that does not exist yet.
+        let selectedFile = try #require(recordings.first)
+        let progressSeen = Recorder<Double>()
+        let savedPath: String? = await withCheckedContinuation { continuation in
+            mediaFile.downloadMediaFile(selectedFile, localFolderPath: recordingsFolder, progress: { progress in
+                progressSeen.append(progress)
+            }, completion: { localFilePath, error in
+                if let error {
+                    TSLog("Download failed: %@", error.localizedDescription)
+                    continuation.resume(returning: nil)
+                    return
+                }
+                TSLog("Saved to: %@", localFilePath ?? "")
+                continuation.resume(returning: localFilePath)
+            })
+        }
+        let path = try #require(savedPath)
+        #expect(path == recordingsFolder + "/" + selectedFile.fileName)
+        #expect(progressSeen.values.last == 100)
+        let object = try #require(watch.emulator.device.store.object(named: MediaFileName(selectedFile.fileName)))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == watch.emulator.device.store.read(object, offset: 0, count: Int(object.size)))
+
+        // Delete it (the Delete capability was checked), then the list is invalid.
+        #expect(operations.contains(.delete))
+        let deleted: Bool = await withCheckedContinuation { continuation in
+            mediaFile.deleteMediaFile(selectedFile) { isSuccess, error in
+                if let error { TSLog("Delete failed: %@", error.localizedDescription) }
+                continuation.resume(returning: isSuccess)
+            }
+        }
+        #expect(deleted)
+        #expect(await eventually { changes.values == [.audioRecording] })
+
+        // A new recording on the watch invalidates the list once more.
+        try watch.emulator.device.startRecording(video: false)
+        _ = try watch.emulator.device.stopRecording(video: false)
+        #expect(await eventually { changes.values == [.audioRecording, .audioRecording] })
+
+        // Unregister during teardown.
+        mediaFile.registerMediaFileListDidChangedBlock(nil)
+        #expect(log.messages.contains("The device has 3 recordings"))
+        #expect(log.messages.contains("Saved to: \(path)"))
+    }
+}
