@@ -2,6 +2,8 @@ import AIBuds
 import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsNet
+@testable import AIBudsSMP
+import AIBudsWire
 import Foundation
 import Synchronization
 
@@ -26,6 +28,8 @@ final class ImportEmulatorFixture: Sendable {
     let emulator: Emulator
     /// Its address, `udp://127.0.0.1:PORT`.
     let address: String
+    /// Its SMP socket address.
+    let socketAddress: SocketAddress
     /// A temporary folder for this test (manifest, state, import destinations).
     let folder: URL
 
@@ -39,8 +43,8 @@ final class ImportEmulatorFixture: Sendable {
             state: nil, link: nil, faults: faults, recordEvery: nil, hotspotOpen: false, token: nil)
         configuration.announce = false
         emulator = try Emulator(configuration: configuration)
-        let bound = try emulator.start()
-        address = "udp://\(bound)"
+        socketAddress = try emulator.start()
+        address = "udp://\(socketAddress)"
     }
 
     /// A fresh folder inside the test folder.
@@ -141,7 +145,7 @@ final class CallRecorder: Sendable {
 
 extension MediaImportEngine {
     /// `fetchMediaFilesInfo` with every callback recorded by `calls`.
-    func fetchMediaFilesInfo(calls: CallRecorder, models: Mutex<[MediaFileInfoModel]>? = nil) {
+    func fetchMediaFilesInfo(calls: CallRecorder) {
         fetchMediaFilesInfo(
             configureHotspotStartingHandler: { calls.record("configureStarting") },
             hotspotConfigureCompletionHandler: { success, _ in calls.record("configureCompleted(\(success))") },
@@ -234,5 +238,67 @@ extension MediaImportEngine {
                 recorder.finish(files)
                 calls.complete("completion(\(success), \(files.count))", error)
             })
+    }
+}
+
+extension ImportEmulatorFixture {
+    /// A control channel to the emulator.
+    func connect() async throws -> ImportSMPTestChannel {
+        try ImportSMPTestChannel(address: socketAddress)
+    }
+}
+
+/// The control channel over a plain SMP client, until the SMP device class adopts
+/// `MediaImportControlChannel` itself.
+final class ImportSMPTestChannel: MediaImportControlChannel {
+    let client: SMPClient
+
+    init(address: SocketAddress) throws {
+        client = try SMPClient(transport: UDPTransport(address: address))
+    }
+
+    deinit { client.close() }
+
+    private func run<R: SMPRequest>(_ request: R, timeout: Duration? = nil) async throws -> R.Response {
+        do {
+            return try await client.send(request, timeout: timeout)
+        } catch {
+            throw Self.sdkError(error)
+        }
+    }
+
+    static func sdkError(_ error: SMPError) -> AIBudsError {
+        if let device = error.deviceError {
+            return AIBudsError(.operationFailedDueToDeviceReturnNonSuccessStatusCode, error.message, underlying: error, deviceStatusCode: device.rc)
+        }
+        return AIBudsError(error.code == .timeout ? .bleCommandExecFailedDueToTimeout : .unknown, error.message, underlying: error)
+    }
+
+    var hotspotState: HotspotState { .unknown }
+    var mediaImportDeviceID: String { "test-device" }
+
+    func configureHotspot(withMode mode: HotspotMode, channel: Int, ssid: String, password: String) async throws -> NSNumber? {
+        _ = try await run(HotspotConfigureRequest(mode: mode.rawValue, channel: UInt64(channel), ssid: ssid, password: password))
+        return 0
+    }
+    func enterFileTransferMode() async throws { _ = try await run(HotspotEnterTransferRequest()) }
+    func leaveFileTransferMode() async throws { _ = try await run(HotspotLeaveTransferRequest()) }
+    func requestQueryHotspotStatus() async throws -> HotspotStatusInfo {
+        let response = try await run(HotspotStateRequest())
+        return HotspotStatusInfo(
+            state: HotspotState(lenientRawValue: response.state), ssid: response.ssid, baseUrl: response.baseURL, token: response.token)
+    }
+    func listMediaFiles(type: MediaFileType?) async throws -> DeviceMediaListing {
+        do { return try await client.mediaListing(type: type) } catch { throw Self.sdkError(error) }
+    }
+    func deleteMediaFile(named name: String, generation: UInt64?) async throws -> UInt64 {
+        try await run(MediaDeleteRequest(name: name, generation: generation)).generation
+    }
+    func deleteAllMediaFiles(type: MediaFileType?) async throws -> (generation: UInt64, deleted: Int) {
+        let response = try await run(MediaDeleteAllRequest(type: type?.rawValue))
+        return (response.generation, Int(response.deleted))
+    }
+    func mediaFileSHA256(named name: String) async throws -> [UInt8]? {
+        do { return try await client.mediaSHA256(named: name) } catch { throw Self.sdkError(error) }
     }
 }

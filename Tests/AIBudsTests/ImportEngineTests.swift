@@ -98,8 +98,11 @@ struct ImportEngineTests {
         #expect(try partialSize(destination, "VID_big.mp4") == stallAt)
         await #expect(throws: AIBudsError.self) { try await engine.cancel() }
 
-        // A new transfer session (the CLI's next run) resumes at the partial file.
+        // A new transfer session (the CLI's next run: a new data-plane port and token) resumes at
+        // the partial file.
+        try await engine.endTransferSession()
         let (_, fresh) = try await fetchAll(engine)
+        #expect(fresh[0].baseUrl != models[0].baseUrl)
         let resumed = await ImportRun.collect(engine.importEvents(fresh, options: options))
         #expect(resumed.result.success, "\(String(describing: resumed.result.error))")
         #expect(resumed.result.bytesFetched["VID_big.mp4"] == size - stallAt)
