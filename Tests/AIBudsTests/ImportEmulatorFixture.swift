@@ -72,11 +72,12 @@ struct ImportRun {
     var events: [MediaImportEvent] = []
     var result = MediaImportResult(importedFiles: [], failures: [], error: AIBudsError(.unknown, "no result"))
 
-    /// Consumes `stream` to its end.
-    static func collect(_ stream: AsyncStream<MediaImportEvent>) async -> ImportRun {
+    /// Consumes `stream` to its end; `progress` (when given) follows the bytes transferred.
+    static func collect(_ stream: AsyncStream<MediaImportEvent>, progress: ByteProgress? = nil) async -> ImportRun {
         var run = ImportRun()
         for await event in stream {
             run.events.append(event)
+            if case .chunk(let chunk) = event { progress?.set(chunk.transferredSize) }
             if case .completed(let result) = event { run.result = result }
         }
         return run
@@ -301,4 +302,13 @@ final class ImportSMPTestChannel: MediaImportControlChannel {
     func mediaFileSHA256(named name: String) async throws -> [UInt8]? {
         do { return try await client.mediaSHA256(named: name) } catch { throw Self.sdkError(error) }
     }
+}
+
+/// The largest `transferredSize` an import reported so far.
+final class ByteProgress: Sendable {
+    private let value = Mutex<UInt64>(0)
+    /// The bytes so far.
+    var bytes: UInt64 { value.withLock { $0 } }
+    /// Records a report.
+    func set(_ bytes: UInt64) { value.withLock { $0 = max($0, bytes) } }
 }

@@ -71,7 +71,7 @@ struct ImportEngineTests {
 
     @Test func cancelKeepsPartialStateAndTheNextImportResumes() async throws {
         let size: UInt64 = 6_000_000
-        let stallAt: UInt64 = 1_500_000
+        let stallAt: UInt64 = 1 << 20
         let fixture = try ImportEmulatorFixture([.video("VID_big.mp4", size, sixaxis: false)], faults: ["http-stall=\(stallAt):20000"])
         defer { fixture.stop() }
         let device = try await fixture.connect()
@@ -81,8 +81,9 @@ struct ImportEngineTests {
         let options = MediaImportOptions(destination: destination)
 
         let events = engine.importEvents(models, options: options)
-        let collector = Task { await ImportRun.collect(events) }
-        try await waitUntil { engine.isBusy && (try? partialSize(destination, "VID_big.mp4")) == stallAt }
+        let progress = ByteProgress()
+        let collector = Task { await ImportRun.collect(events, progress: progress) }
+        try await waitUntil { progress.bytes == stallAt }
 
         // While it runs: a second import and a fetch are refused with 6002.
         let second = await ImportRun.collect(engine.importEvents(models, options: options))
@@ -173,7 +174,7 @@ struct ImportEngineTests {
     @Test func losingTheHotspotEndsTheBatchAndTheSession() async throws {
         let fixture = try ImportEmulatorFixture(
             [.video("V1.mp4", 4_000_000, sixaxis: false), .photo("P1.jpg", 1000), .photo("P2.jpg", 1000)],
-            faults: ["http-stall=500000:20000"])
+            faults: ["http-stall=524288:20000"])
         defer { fixture.stop() }
         let device = try await fixture.connect()
         let engine = MediaImportEngine(channel: device, stabilization: VideoStabilizationRegistry())
@@ -182,8 +183,9 @@ struct ImportEngineTests {
         let video = models.filter { $0.fileName == "V1.mp4" }
         let events = engine.importEvents(video + models.filter { $0.fileName != "V1.mp4" },
                                          options: MediaImportOptions(destination: destination, maximumConcurrentTransfers: 1))
-        let collector = Task { await ImportRun.collect(events) }
-        try await waitUntil { (try? partialSize(destination, "V1.mp4")) == 500_000 }
+        let progress = ByteProgress()
+        let collector = Task { await ImportRun.collect(events, progress: progress) }
+        try await waitUntil { progress.bytes == 1 << 19 }
         fixture.emulator.device.leaveTransferMode()
         let run = await collector.value
         #expect(!run.result.success)
