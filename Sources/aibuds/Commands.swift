@@ -2,4 +2,5 @@
 let registeredCommands: [any CLICommand.Type] = [
     VersionCommand.self,
     EmulatorCommand.self,
+    BenchSMPCommand.self,
 ]
