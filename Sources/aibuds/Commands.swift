@@ -3,4 +3,7 @@ let registeredCommands: [any CLICommand.Type] = [
     VersionCommand.self,
     EmulatorCommand.self,
     BenchSMPCommand.self,
+    ScanCommand.self,
+    InfoCommand.self,
+    DevicesCommand.self,
 ]
