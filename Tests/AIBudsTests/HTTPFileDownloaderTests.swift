@@ -76,12 +76,14 @@ struct HTTPFileDownloaderTests {
         // A partial file whose validator names another URL starts over.
         let other = fixture.request("g", content: content)
         try fixture.add("g", content)
+        try FileManager.default.createDirectory(at: other.partialDirectory, withIntermediateDirectories: true)
         try Data(repeating: 0xEE, count: 5000).write(to: other.partialURL)
         try Data("aibuds-partial 1\nhttp://127.0.0.1:1/media/x\n\(file.etag)\n100000\n".utf8).write(to: URL(fileURLWithPath: other.partialURL.path + ".meta"))
         let fresh = try await HTTPFileDownloader().download(other)
         #expect(fresh.bytesResumed == 0)
         #expect(try fixture.downloaded("g") == content)
         #expect(fixture.partialFiles().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: other.partialDirectory.path))
     }
 
     @Test func aStalledTransferTimesOutAndResumes() async throws {

@@ -81,7 +81,7 @@ public final class HTTPFileDownloader: Sendable {
             await withCheckedContinuation { continuation in
                 let batch = DownloadBatch(count: requests.count) { results in
                     // One directory sync per destination makes every committed name durable.
-                    for directory in Set(requests.map { DownloadPaths($0).destination }) { FileRenamer.syncDirectory(directory) }
+                    for directory in Set(requests.map { DownloadPaths($0).destination }) { FileRenamer.finishDestination(directory) }
                     continuation.resume(returning: results)
                 }
                 for worker in 0..<workers {

@@ -63,10 +63,16 @@ struct PartialFile {
     /// for the same URL.
     init(paths: DownloadPaths, url: String, buffer: UnsafeMutableRawBufferPointer) throws {
         self.paths = paths
-        if mkdir(paths.partialDirectory, 0o755) != 0, errno != EEXIST {
-            throw PartialFile.failure("mkdir", paths.partialDirectory)
+        var fd: Int32 = -1
+        for _ in 0..<2 {
+            if mkdir(paths.partialDirectory, 0o755) != 0, errno != EEXIST {
+                throw PartialFile.failure("mkdir", paths.partialDirectory)
+            }
+            fd = open(paths.partialFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            // ENOENT: another batch removed the empty folder in between; make it again.
+            if fd >= 0 || errno != ENOENT { break }
         }
-        descriptor = open(paths.partialFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        descriptor = fd
         direct = false
         guard descriptor >= 0 else { throw PartialFile.failure("open", paths.partialFile) }
         do {

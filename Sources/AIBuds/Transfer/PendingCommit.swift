@@ -35,7 +35,7 @@ struct PendingCommit: Sendable {
             throw error
         }
         unlink(paths.metaFile)
-        if syncDirectory { FileRenamer.syncDirectory(paths.destination) }
+        if syncDirectory { FileRenamer.finishDestination(paths.destination) }
     }
 
     /// Gives up on the commit, keeping the partial file (and its validator) for a later resume.
@@ -76,6 +76,13 @@ enum FileRenamer {
         // A file system without hard links: check, then rename.
         guard access(destination, F_OK) != 0 else { throw exists(destination) }
         guard rename(source, destination) == 0 else { throw PartialFile.failure("rename", destination) }
+    }
+
+    /// Makes the names in a destination durable (after renames into it) and removes its
+    /// `.partial` folder when nothing is left in it; best effort.
+    static func finishDestination(_ path: String) {
+        syncDirectory(path)
+        rmdir(path + "/.partial")
     }
 
     /// Makes the names in a folder durable (after renames into it); best effort.
