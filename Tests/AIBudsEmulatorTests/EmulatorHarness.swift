@@ -6,10 +6,6 @@ import Foundation
 import Synchronization
 import Testing
 
-extension ManualClock: EmulatorClock {
-    public var uptime: Duration { now.offset }
-}
-
 /// A fresh temporary folder, removed by `remove()`.
 struct TemporaryFolder: Sendable {
     let url: URL
