@@ -28,15 +28,19 @@ public final class LoopbackEmulator: Sendable {
     public let address: SocketAddress
     private let folder: URL
 
-    /// Writes a manifest of `files`, starts an emulator on `127.0.0.1:0` with `link` and `faults`,
-    /// without a discovery announcement.
-    public init(files: [GeneratedFile], link: LinkProfile = .unlimited, faults: FaultConfiguration = FaultConfiguration()) throws {
+    /// Writes a manifest of `files`, starts an emulator of `profile` on `127.0.0.1:0` with `link`
+    /// and `faults`, without a discovery announcement.
+    public init(
+        files: [GeneratedFile], profile: DeviceProfile.Kind = .glasses, link: LinkProfile = .unlimited,
+        faults: FaultConfiguration = FaultConfiguration()
+    ) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-emulator-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let manifest = folder.appendingPathComponent("manifest.json")
         let entries = files.map { ["name": $0.name, "type": $0.type, "size": $0.size] as [String: any Sendable] }
         try JSONSerialization.data(withJSONObject: ["files": entries]).write(to: manifest)
         var configuration = EmulatorConfiguration()
+        configuration.profile = profile
         configuration.listen = SocketAddress(host: "127.0.0.1", port: 0)
         configuration.manifest = manifest
         configuration.link = link
