@@ -118,9 +118,8 @@ extension SDKTests {
             ]
             defer { emulators.forEach { $0.stop() } }
             initialize()
-            let glasses = try await fixture.device(named: "Cap Glasses")
-            let buds = try await fixture.device(named: "Cap Buds")
-            let watch = try await fixture.device(named: "Cap Watch")
+            let devices = try await fixture.devices(named: ["Cap Glasses", "Cap Buds", "Cap Watch"])
+            let (glasses, buds, watch) = (devices[0], devices[1], devices[2])
             #expect(glasses is SMPGlassesDevice && buds is SMPEarbudsDevice && watch is SMPWatchDevice)
             for device in [glasses, buds, watch] {
                 #expect(device is any DeviceInfoAPI)
@@ -332,6 +331,22 @@ extension SDKTests {
             #expect(await eventually { restored.isConnectedAndReady })
             #expect(restored.deviceModel == DeviceProfile.glasses.model)
             await restored.disconnectAndWait()
+        }
+
+        @Test func packetIntervalAndCommandTimeoutTakeEffect() async throws {
+            defer { fixture.remove() }
+            let running = try fixture.start(.earbuds, name: "Paced Buds")
+            defer { running.stop() }
+            initialize { $0.bluetoothDataPacketIntervalInMilliseconds = 100 }
+            let found = try await AIBudsSDK.discoverDevice(at: running.url)
+            let device = try #require(AIBudsSDK.makeStorableDeviceFromDiscovered(found))
+            try await device.connectAndWait(ConnectParams())
+            let info = try #require(device as? DeviceInfoAPI)
+            let clock = ContinuousClock()
+            let start = clock.now
+            for _ in 0..<5 { _ = try await info.requestQueryBatteryStatus() }
+            #expect(clock.now - start >= .milliseconds(400))
+            await device.disconnectAndWait()
         }
 
         @Test func allInOneRegistersTheDefaultPluginOnce() {
