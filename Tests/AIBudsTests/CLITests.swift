@@ -64,4 +64,13 @@ import Testing
         #expect(status == 1)
         #expect(message.contains("corrupt") && message.contains("moved to"))
     }
+
+    @Test func helpDescribesTheDeviceCommands() throws {
+        let (status, output, _) = try runAIBuds(["--help"])
+        #expect(status == 0)
+        for command in ["scan", "info", "devices"] { #expect(output.contains("  \(command) ")) }
+        let (scanStatus, scanHelp, _) = try runAIBuds(["scan", "--help"])
+        #expect(scanStatus == 0 && scanHelp.hasPrefix("usage: aibuds scan [--timeout SECONDS] [--json]"))
+        #expect(try runAIBuds(["info", "--help"]).1.contains("--device"))
+    }
 }

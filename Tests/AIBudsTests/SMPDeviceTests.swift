@@ -303,9 +303,23 @@ extension SDKTests {
             let elapsed = clock.now - start
             #expect(error?.code == SdkErrorCode.bleCommandExecFailedDueToTimeout.rawValue)
             #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(4))
+
+            // A call in flight when the app disconnects ends at once, exactly once.
+            let second = OneShot<NSError?>()
+            let secondCalls = Mutex(0)
+            let disconnectStart = clock.now
+            info.requestQueryMediaCountInfo { _, error in
+                secondCalls.withLock { $0 += 1 }
+                second.succeed(error)
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            device.disconnect()
+            #expect(try await second.value()?.code == SdkErrorCode.deviceNotConnected.rawValue)
+            #expect(clock.now - disconnectStart < .milliseconds(900))
             kill(process.pid, SIGCONT)
             try await Task.sleep(for: .milliseconds(200))
             #expect(calls.withLock { $0 } == 1)
+            #expect(secondCalls.withLock { $0 } == 1)
             await device.disconnectAndWait()
         }
 
