@@ -290,7 +290,7 @@ extension SDKTests {
             let info = try #require(device as? DeviceInfoAPI)
             #expect(try await info.requestQueryBatteryStatus().level.intValue >= 0)
 
-            kill(process.pid, SIGSTOP)
+            try process.freeze()
             let clock = ContinuousClock()
             let start = clock.now
             let calls = Mutex(0)
