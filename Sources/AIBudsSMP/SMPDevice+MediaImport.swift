@@ -8,7 +8,7 @@ import AIBudsWire
 extension SMPClient {
     /// The device's whole media list (of `type`, or all), read page by page at one generation; a
     /// list that changes while it is read is read again (up to three times).
-    func mediaListing(type: MediaFileType?, pageLimit: UInt64 = 256) async throws(SMPError) -> DeviceMediaListing {
+    public func mediaListing(type: MediaFileType?, pageLimit: UInt64 = 256) async throws(SMPError) -> DeviceMediaListing {
         var attempt = 0
         while true {
             attempt += 1
@@ -42,7 +42,7 @@ extension SMPClient {
 
     /// The SHA-256 of a device file (`/media/<name>`), or `nil` when the device does not offer
     /// SHA-256.
-    func mediaSHA256(named name: String, timeout: Duration? = nil) async throws(SMPError) -> [UInt8]? {
+    public func mediaSHA256(named name: String, timeout: Duration? = nil) async throws(SMPError) -> [UInt8]? {
         let response: FileHashResponse
         do {
             response = try await send(FileHashRequest(name: "/media/" + name, type: "sha256"), timeout: timeout)

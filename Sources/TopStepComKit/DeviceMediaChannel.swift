@@ -19,7 +19,7 @@ struct DeviceMediaChannel: MediaDeviceChannel {
         return SMPMediaChannel.operations(capabilities: link.controlLinkCapabilities)
     }
 
-    func list(wireType: Int) async throws(TSError) -> MediaListing {
+    func list(wireType: Int) async throws(TSError) -> DeviceMediaListing {
         try await run { channel throws(TSError) in try await channel.list(wireType: wireType) }
     }
 
@@ -35,7 +35,7 @@ struct DeviceMediaChannel: MediaDeviceChannel {
         try await run { channel throws(TSError) in try await channel.deleteAll(wireType: wireType) }
     }
 
-    func sha256(name: String) async throws(TSError) -> [UInt8] {
+    func sha256(name: String) async throws(TSError) -> [UInt8]? {
         try await run { channel throws(TSError) in try await channel.sha256(name: name) }
     }
 

@@ -1,24 +1,5 @@
+import AIBuds
 import Foundation
-
-/// One media file as the device lists it.
-struct MediaEntry: Sendable, Hashable {
-    /// The device's stable opaque id.
-    var id: String
-    /// The device file name.
-    var name: String
-    /// The wire `MediaFileType` raw value.
-    var type: Int
-    /// The size in bytes.
-    var size: UInt64?
-}
-
-/// The device's list of one type, with the generation it was taken at.
-struct MediaListing: Sendable, Hashable {
-    /// The list generation.
-    var generation: UInt64
-    /// The files, in the device's order.
-    var files: [MediaEntry]
-}
 
 /// What `changed` reports: the current generation and the wire types whose lists changed.
 struct MediaChange: Sendable, Hashable {
@@ -38,7 +19,7 @@ protocol MediaDeviceChannel: Sendable {
     /// The operations the device supports for `type`.
     func supportedOperations(for type: TSMediaFileType) -> TSMediaFileOperation
     /// Lists every file of a wire type, with the generation of the list.
-    func list(wireType: Int) async throws(TSError) -> MediaListing
+    func list(wireType: Int) async throws(TSError) -> DeviceMediaListing
     /// Long-polls the media group: answers when the generation differs from `since`, or after
     /// `waitMilliseconds` with the current generation.
     func changed(since: UInt64, waitMilliseconds: UInt32) async throws(TSError) -> MediaChange
@@ -46,8 +27,8 @@ protocol MediaDeviceChannel: Sendable {
     func delete(name: String, generation: UInt64) async throws(TSError) -> UInt64
     /// Deletes every file of a wire type; returns the new generation.
     func deleteAll(wireType: Int) async throws(TSError) -> UInt64
-    /// The device's SHA-256 of a file.
-    func sha256(name: String) async throws(TSError) -> [UInt8]
+    /// The device's SHA-256 of a file; nil when the device cannot hash.
+    func sha256(name: String) async throws(TSError) -> [UInt8]?
     /// Downloads a file from `offset` to its end, writing into `file` from `offset` on; reports
     /// the bytes on file and the total size. A download from offset 0 is checked against the
     /// device's SHA-256 (`dataFormatError` on a mismatch).

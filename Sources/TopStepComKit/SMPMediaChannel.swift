@@ -1,3 +1,5 @@
+import AIBuds
+import AIBudsFoundation
 import AIBudsSMP
 import AIBudsWire
 import Foundation
@@ -16,8 +18,6 @@ struct SMPMediaChannel: MediaDeviceChannel {
     /// Download requests in flight (nil: the client's window).
     let window: Int?
 
-    /// The largest page the Media list returns (docs/protocol.md).
-    static let pageLimit: UInt64 = 256
     /// How long a long-poll may take beyond its wait before the client gives up.
     static let longPollMargin: Duration = .seconds(5)
 
@@ -47,22 +47,13 @@ struct SMPMediaChannel: MediaDeviceChannel {
         type == .audioRecording ? audioOperations : .none
     }
 
-    func list(wireType: Int) async throws(TSError) -> MediaListing {
-        // Pages must all come from one generation; a change between pages starts over.
-        for _ in 0..<8 {
-            var files: [MediaEntry] = []
-            var generation: UInt64?
-            var consistent = true
-            while true {
-                let page = try await send(MediaListRequest(type: wireType, off: UInt64(files.count), limit: Self.pageLimit))
-                if generation == nil { generation = page.generation }
-                guard page.generation == generation else { consistent = false; break }
-                files += page.files.map { MediaEntry(id: $0.id, name: $0.name, type: $0.type, size: $0.size) }
-                if page.files.isEmpty || UInt64(files.count) >= page.total { break }
-            }
-            if consistent, let generation { return MediaListing(generation: generation, files: files) }
+    func list(wireType: Int) async throws(TSError) -> DeviceMediaListing {
+        guard isConnected else { throw TSError.notConnected }
+        do {
+            return try await client.mediaListing(type: MediaFileType(lenientRawValue: wireType))
+        } catch {
+            throw map(error, name: nil)
         }
-        throw TSError(.dataGetFailed, "the device's list kept changing while it was read")
     }
 
     func changed(since: UInt64, waitMilliseconds: UInt32) async throws(TSError) -> MediaChange {
@@ -80,12 +71,13 @@ struct SMPMediaChannel: MediaDeviceChannel {
         try await send(MediaDeleteAllRequest(type: wireType)).generation
     }
 
-    func sha256(name: String) async throws(TSError) -> [UInt8] {
-        let response = try await send(FileHashRequest(name: Self.path(name), type: "sha256"))
-        guard response.type == "sha256", let digest = response.output.data, digest.count == 32 else {
-            throw TSError(.protocolMismatch, "the device answered a SHA-256 request for '\(name)' with \(response.type)")
+    func sha256(name: String) async throws(TSError) -> [UInt8]? {
+        guard isConnected else { throw TSError.notConnected }
+        do {
+            return try await client.mediaSHA256(named: name)
+        } catch {
+            throw map(error, name: name)
         }
-        return Array(digest)
     }
 
     func download(

@@ -89,11 +89,11 @@ final class TSMediaFileService: TSMediaFileInterface {
         let listing = try await channel.list(wireType: wireType)
         let device = channel.deviceIdentity
         fetchedGenerations.record(listing.generation, for: device)
-        return listing.files.filter { $0.type == wireType }.map { entry in
+        return listing.files.filter { $0.type.rawValue == wireType }.map { entry in
             let identifier = MediaFileIdentifier(device: device, generation: listing.generation, id: entry.id,
-                                                 name: entry.name, type: entry.type)
+                                                 name: entry.name, type: wireType)
             return TSMediaFileModel(identifier: identifier.encoded, fileName: entry.name, type: type,
-                                    fileSize: entry.size.map { NSNumber(value: $0) })
+                                    fileSize: NSNumber(value: entry.size))
         }
     }
 

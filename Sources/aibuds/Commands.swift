@@ -5,4 +5,5 @@ let registeredCommands: [any CLICommand.Type] = [
     ScanCommand.self,
     InfoCommand.self,
     DevicesCommand.self,
+    BenchSMPCommand.self,
 ]

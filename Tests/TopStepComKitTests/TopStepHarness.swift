@@ -45,19 +45,22 @@ final class RewritingTransport: SMPTransport {
     func close() { inner.close() }
 }
 
-/// An emulated watch (or another profile) with the real SMP request handler, reached by an
-/// `SMPClient` over an in-memory transport pair, bound to a fresh `TopStepComKit`.
+/// An emulated watch (or another profile) with the real SMP request handler (`InMemoryDevice`),
+/// reached by an `SMPClient` over an in-memory transport, bound to a fresh `TopStepComKit`.
 final class WatchRig: Sendable {
-    let device: EmulatedDevice
-    let handler: SMPRequestHandler
+    let emulated: InMemoryDevice
     let kit: TopStepComKit
     let connectivity = Connectivity()
     /// The client end of the link (what the SDK sent).
     let clientEnd: InMemoryTransport
     let client: SMPClient
     let identity: String
-    private let serverEnd: InMemoryTransport
     private let folder: URL
+
+    /// The emulated device.
+    var device: EmulatedDevice { emulated.device }
+    /// Its SMP handler.
+    var handler: SMPRequestHandler { emulated.handler }
 
     /// A watch with `seeds` (the profile's default files when nil).
     init(
@@ -65,18 +68,9 @@ final class WatchRig: Sendable {
         link: InMemoryLink = InMemoryLink(), configuration: SMPClientConfiguration = .fastTest,
         rewrite: (@Sendable (Int, Data) -> Data)? = nil, kit: TopStepComKit = TopStepComKit()
     ) throws {
-        let store = try MediaStore(seeds: seeds ?? profile.defaultMedia, capacity: profile.capacity)
-        device = try EmulatedDevice(profile: profile, name: "Test \(profile.kind.rawValue)", store: store, mtu: 1024)
-        handler = SMPRequestHandler(device: device)
-        let (clientEnd, serverEnd) = InMemoryTransport.pair(mtu: 1024, link: link)
+        emulated = try InMemoryDevice(profile: profile, files: seeds ?? profile.defaultMedia)
+        let clientEnd = emulated.connect(link: link)
         self.clientEnd = clientEnd
-        self.serverEnd = serverEnd
-        let handler = self.handler
-        let peer = EmulatorPeer("client")
-        handler.setDeferredSink { datagram, _ in try? serverEnd.send(datagram) }
-        try serverEnd.start(onReceive: { datagram in
-            for response in handler.handle(datagram, from: peer) { try? serverEnd.send(response) }
-        }, onFailure: { _ in })
         let transport: any SMPTransport = rewrite.map { RewritingTransport(clientEnd, rewrite: $0) } ?? clientEnd
         client = try SMPClient(transport: transport, configuration: configuration)
         self.identity = identity
@@ -90,8 +84,7 @@ final class WatchRig: Sendable {
     deinit {
         kit.mediaFileService.observer.stop()
         client.close()
-        handler.close()
-        device.close()
+        emulated.close()
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -127,14 +120,10 @@ final class WatchRig: Sendable {
 }
 
 extension InMemoryLink {
-    /// A link of a transport pair that loses the device's responses whose index (counted from 0
-    /// over the responses) `lose` picks; requests always arrive.
+    /// A link that loses the device's responses whose index (counted from 0 over the responses)
+    /// `lose` picks; requests always arrive.
     static func losingResponses(_ lose: @escaping @Sendable (Int) -> Bool) -> InMemoryLink {
-        InMemoryLink { _, index, datagram in
-            // Both ends of a pair send "outbound"; a response has an odd operation.
-            guard let packet = try? SMPPacket.decode(datagram), packet.header.operation.isResponse else { return false }
-            return lose(index)
-        }
+        InMemoryLink { direction, index, _ in direction == .inbound && lose(index) }
     }
 }
 

@@ -3,30 +3,20 @@ import AIBudsFoundation
 import AIBudsLog
 import AIBudsNet
 import AIBudsSMP
+import AIBudsTestKit
 import Foundation
 import Testing
 @testable import TopStepComKit
 
-/// A real emulator (`aibuds emulator --profile watch`) on a loopback UDP port.
-final class UDPWatch: Sendable {
-    let emulator: Emulator
-    let address: SocketAddress
-
-    init(link: LinkProfile = .unlimited, manifest: URL? = nil) throws {
-        var configuration = EmulatorConfiguration()
-        configuration.profile = .watch
-        configuration.listen = SocketAddress(host: "127.0.0.1", port: 0)
-        configuration.link = link
-        configuration.manifest = manifest
-        configuration.announce = false
-        emulator = try Emulator(configuration: configuration)
-        address = try emulator.start()
+extension LoopbackEmulator {
+    /// An emulated watch (`aibuds emulator --profile watch`) on a loopback UDP port.
+    static func watch(files: [GeneratedFile]? = nil, link: LinkProfile = .unlimited) throws -> LoopbackEmulator {
+        let defaults = DeviceProfile.watch.defaultMedia.map { GeneratedFile($0.name.text, type: "audio", size: $0.size) }
+        return try LoopbackEmulator(files: files ?? defaults, profile: .watch, link: link)
     }
 
-    deinit { emulator.stop() }
-
     /// An SMP client of the emulator over UDP, with the link's MTU.
-    func client(window: Int = 16) throws -> SMPClient {
+    func client(window: Int = 12) throws -> SMPClient {
         let transport = try UDPTransport(address: address, mtu: emulator.device.mtu)
         return try SMPClient(transport: transport, configuration: SMPClientConfiguration(window: window))
     }
@@ -35,7 +25,8 @@ final class UDPWatch: Sendable {
 /// The seed's example, in Swift, against the emulator's watch profile over UDP.
 @Suite(.serialized) struct TopStepSeedExampleTests {
     @Test func theSeedExampleRunsAgainstTheWatch() async throws {
-        let watch = try UDPWatch()
+        let watch = try LoopbackEmulator.watch()
+        defer { watch.stop() }
         let client = try watch.client()
         defer { client.close() }
         let kit = TopStepComKit.sharedInstance
@@ -99,8 +90,7 @@ final class UDPWatch: Sendable {
         let path = try #require(savedPath)
         #expect(path == recordingsFolder + "/" + selectedFile.fileName)
         #expect(progressSeen.values.last == 100)
-        let object = try #require(watch.emulator.device.store.object(named: MediaFileName(selectedFile.fileName)))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == watch.emulator.device.store.read(object, offset: 0, count: Int(object.size)))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == watch.content(of: selectedFile.fileName))
 
         // Delete it (the Delete capability was checked), then the list is invalid.
         #expect(operations.contains(.delete))
