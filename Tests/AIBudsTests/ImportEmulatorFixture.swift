@@ -254,8 +254,11 @@ extension ImportEmulatorFixture {
 final class ImportSMPTestChannel: MediaImportControlChannel {
     let client: SMPClient
 
+    let mediaImportDeviceID: String
+
     init(address: SocketAddress) throws {
         client = try SMPClient(transport: UDPTransport(address: address))
+        mediaImportDeviceID = "test-device-\(address.port)"
     }
 
     deinit { client.close() }
@@ -276,7 +279,6 @@ final class ImportSMPTestChannel: MediaImportControlChannel {
     }
 
     var hotspotState: HotspotState { .unknown }
-    var mediaImportDeviceID: String { "test-device" }
 
     func configureHotspot(withMode mode: HotspotMode, channel: Int, ssid: String, password: String) async throws -> NSNumber? {
         _ = try await run(HotspotConfigureRequest(mode: mode.rawValue, channel: UInt64(channel), ssid: ssid, password: password))
@@ -312,3 +314,5 @@ final class ByteProgress: Sendable {
     /// Records a report.
     func set(_ bytes: UInt64) { value.withLock { $0 = max($0, bytes) } }
 }
+
+extension ImportSMPTestChannel: DeviceMediaFileImportAPI {}
