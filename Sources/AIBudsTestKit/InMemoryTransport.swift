@@ -41,7 +41,6 @@ public final class InMemoryTransport: SMPTransport {
     private let state = Mutex(State())
 
     private init(mtu: Int, link: InMemoryLink, clock: ManualClock?, server: (@Sendable (Data) -> [Data])?) {
-        precondition(link.delay == .zero || clock != nil, "a delaying InMemoryLink needs a ManualClock")
         self.mtu = mtu
         self.link = link
         self.clock = clock
@@ -102,14 +101,20 @@ public final class InMemoryTransport: SMPTransport {
             state.sent.append(datagram)
             return (state.next(.outbound), state.peer)
         }
-        guard !link.drop(.outbound, index, datagram) else { return }
-        after(link.delay) { [self] in
+        transmit(datagram, .outbound, index) { [self] in
             if let server {
                 for response in server(datagram) { deliverFromServer(response) }
             } else {
                 peer?.deliver(datagram)
             }
         }
+    }
+
+    /// Delivers a datagram the server sends on its own (a held long-poll answered later), subject
+    /// to the link like every response.
+    public func deliverFromServer(_ datagram: Data) {
+        let index = state.withLock { $0.next(.inbound) }
+        transmit(datagram, .inbound, index) { [self] in deliver(datagram) }
     }
 
     /// Stops delivering and detaches from the peer.
@@ -121,41 +126,62 @@ public final class InMemoryTransport: SMPTransport {
         }
     }
 
-    private func deliverFromServer(_ datagram: Data) {
-        let index = state.withLock { $0.next(.inbound) }
-        guard !link.drop(.inbound, index, datagram) else { return }
-        after(link.delay) { [self] in deliver(datagram) }
-    }
-
     private func deliver(_ datagram: Data) {
         let handler = state.withLock { $0.closed ? nil : $0.onReceive }
         handler?(datagram)
     }
 
-    private func after(_ delay: Duration, _ action: @escaping @Sendable () -> Void) {
-        if delay > .zero, let clock { clock.schedule(after: delay, action) } else { action() }
+    /// Applies the link's loss, duplication and delay to one datagram, then runs `arrive` for each
+    /// copy that arrives.
+    private func transmit(_ datagram: Data, _ direction: Direction, _ index: Int, arrive: @escaping @Sendable () -> Void) {
+        guard !link.drop(direction, index, datagram) else { return }
+        let copies = link.duplicate(direction, index, datagram) ? 2 : 1
+        let delay = link.delay(direction, index, datagram)
+        for _ in 0..<copies {
+            if delay > .zero {
+                precondition(clock != nil, "a delaying InMemoryLink needs a ManualClock")
+                clock?.schedule(after: delay, arrive)
+            } else {
+                arrive()
+            }
+        }
     }
 }
 
-/// How an in-memory link mistreats datagrams: which it loses and how long each takes.
+/// How an in-memory link mistreats datagrams: which it loses, which it duplicates, and how long
+/// each takes (different delays reorder datagrams).
+///
+/// Each decision gets the datagram's direction and its index, counted from 0 per direction.
 public struct InMemoryLink: Sendable {
-    /// Decides whether the `index`-th datagram (counted from 0 per direction) is lost.
-    public var drop: @Sendable (InMemoryTransport.Direction, Int, Data) -> Bool
-    /// How long every datagram takes in each direction (on the transport's `ManualClock`).
-    public var delay: Duration
+    /// A decision about one datagram.
+    public typealias Rule<T> = @Sendable (InMemoryTransport.Direction, Int, Data) -> T
 
-    /// Creates link conditions; the default loses nothing and delivers at once.
+    /// Whether the datagram is lost.
+    public var drop: Rule<Bool>
+    /// Whether the datagram arrives twice.
+    public var duplicate: Rule<Bool>
+    /// How long the datagram takes (on the transport's `ManualClock`).
+    public var delay: Rule<Duration>
+
+    /// Creates link conditions; the default loses nothing and delivers everything at once.
     public init(
-        delay: Duration = .zero,
-        drop: @escaping @Sendable (InMemoryTransport.Direction, Int, Data) -> Bool = { _, _, _ in false }
+        drop: @escaping Rule<Bool> = { _, _, _ in false },
+        duplicate: @escaping Rule<Bool> = { _, _, _ in false },
+        delay: @escaping Rule<Duration> = { _, _, _ in .zero }
     ) {
-        self.delay = delay
         self.drop = drop
+        self.duplicate = duplicate
+        self.delay = delay
+    }
+
+    /// A link on which every datagram takes `delay`.
+    public init(delay: Duration) {
+        self.init(delay: { _, _, _ in delay })
     }
 
     /// A link that loses the listed datagrams (by direction and index).
     public static func losing(_ direction: InMemoryTransport.Direction, _ indices: Set<Int>, delay: Duration = .zero) -> InMemoryLink {
-        InMemoryLink(delay: delay) { dir, index, _ in dir == direction && indices.contains(index) }
+        InMemoryLink(drop: { dir, index, _ in dir == direction && indices.contains(index) }, delay: { _, _, _ in delay })
     }
 }
 

@@ -2,4 +2,8 @@
 let registeredCommands: [any CLICommand.Type] = [
     VersionCommand.self,
     EmulatorCommand.self,
+    ScanCommand.self,
+    InfoCommand.self,
+    DevicesCommand.self,
+    BenchSMPCommand.self,
 ]

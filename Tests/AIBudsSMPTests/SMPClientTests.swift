@@ -18,6 +18,24 @@ import Testing
         #expect(client.requestsInFlight == 0)
     }
 
+    @Test func startedRequestsGoOutInOrderAndAreAnsweredLater() async throws {
+        let (client, device, _) = try makePair(SMPClientConfiguration(window: 4))
+        var pending: [SMPPendingResponse<TestEcho.Response>] = []
+        for index in 0..<4 { pending.append(try await client.start(TestEcho(d: "\(index)"))) }
+        let requests = try await device.nextRequests(4)
+        #expect(try requests.map { try $0.payloadMap()["d"] } == ["0", "1", "2", "3"])
+        #expect(requests.map(\.header.sequence) == [0, 1, 2, 3])
+        // A fifth waits for a slot; answering one lets it go.
+        let fifth = Task { try await client.start(TestEcho(d: "4")) }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(client.requestsInFlight == 4)
+        for request in requests { try device.reply(to: request, ["r": try request.payloadMap()["d"]!]) }
+        for (index, response) in pending.enumerated() { #expect(try await response.response().r == "\(index)") }
+        let last = try await device.nextRequest()
+        try device.reply(to: last, ["r": "4"])
+        #expect(try await fifth.value.response().r == "4")
+    }
+
     @Test func sequenceNumbersWrapAndSkipOnesInFlight() async throws {
         let (client, device, _) = try makePair()
         // Request 0 stays unanswered while 300 more go through one at a time.

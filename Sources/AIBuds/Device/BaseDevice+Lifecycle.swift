@@ -141,12 +141,11 @@ extension BaseDevice {
             closeLink(error)
         case .scheduleReconnect(let attempt, let delay):
             logger.log(.info, "device", "\(name): reconnect attempt \(attempt) in \(delay)")
-            let task = Task {
+            spawn(\.reconnectTask) {
                 try? await Task.sleep(for: delay)
                 guard !Task.isCancelled else { return }
                 self.send(.reconnectTimerFired(attempt: attempt))
             }
-            runtime.withLock { $0.reconnectTask = task }
         case .cancelReconnect:
             runtime.withLock { $0.reconnectTask }?.cancel()
         case .notifyStartConnecting, .notifyConnected, .notifyReady, .notifyFailed, .notifyDisconnected:
@@ -157,7 +156,7 @@ extension BaseDevice {
     private func openLink(token: UInt64) {
         let params = connectContext ?? ConnectParams()
         let timeout = AIBudsSDK.sdkConfiguration.connectTimeout
-        let task = Task {
+        spawn(\.attemptTask) {
             do {
                 let session = try await self.openSession(for: params)
                 let current = self.runtime.withLock { rt -> Bool in
@@ -174,24 +173,29 @@ extension BaseDevice {
                 self.send(.attemptFailed(token: token, error: AIBudsError.from(error)))
             }
         }
-        let timer = Task {
+        spawn(\.connectTimer) {
             try? await Task.sleep(for: timeout)
             guard !Task.isCancelled else { return }
             self.send(.attemptFailed(
                 token: token,
                 error: AIBudsError(.peripheralUnavailable, "connecting to \(self.peripheral.address) timed out after \(timeout)")))
         }
+    }
+
+    /// Starts `body` as a task kept in `slot` (cancelling the task there). The task is created and
+    /// stored under the lock, so anything it does with the lock happens after it is stored.
+    private func spawn(
+        _ slot: WritableKeyPath<Runtime, Task<Void, Never>?> & Sendable, _ body: @escaping @Sendable () async -> Void
+    ) {
         runtime.withLock { rt in
-            rt.attemptTask?.cancel()
-            rt.attemptTask = task
-            rt.connectTimer?.cancel()
-            rt.connectTimer = timer
+            rt[keyPath: slot]?.cancel()
+            rt[keyPath: slot] = Task { await body() }
         }
     }
 
     private func initialize(token: UInt64) {
         let params = connectContext
-        let task = Task {
+        spawn(\.attemptTask) {
             do {
                 guard let session = self.runtime.withLock({ $0.lifecycle.token == token ? $0.session : nil }) else {
                     return
@@ -211,7 +215,6 @@ extension BaseDevice {
                 self.send(.attemptFailed(token: token, error: AIBudsError.from(error)))
             }
         }
-        runtime.withLock { $0.attemptTask = task }
     }
 
     private func adopt(_ identity: DeviceIdentity, userId: String?) {
@@ -236,7 +239,7 @@ extension BaseDevice {
     }
 
     private func startEvents(token: UInt64) {
-        let task = Task {
+        spawn(\.eventsTask) {
             while !Task.isCancelled {
                 guard let session = self.runtime.withLock({ $0.lifecycle.token == token ? $0.session : nil }) else {
                     return
@@ -252,7 +255,6 @@ extension BaseDevice {
                 }
             }
         }
-        runtime.withLock { $0.eventsTask = task }
     }
 
     private func closeLink(_ error: AIBudsError) {
@@ -303,6 +305,7 @@ extension BaseDevice {
         case .firmwareVersion(let value): delegate.device(self, didFirmwareVersionChanged: value)
         case .language(let value): delegate.device(self, didLanguageChanged: value)
         case .fileDeletingProgress(let value): delegate.device(self, didReceiveFileDeletingProgressEvent: value)
+        case .supportedLanguages, .maxAudioRecordDuration, .maxVideoRecordDuration: break
         }
     }
 }

@@ -1,6 +1,7 @@
 import AIBudsFoundation
 
-/// A state change a device pushed (docs/protocol.md §3, Device `events`), as the SDK's models.
+/// A state change a device pushed (docs/protocol.md §3, Device `events`), or a state value read from
+/// it, as the SDK's models.
 public enum DeviceStateEvent: Sendable, Equatable {
     /// Battery level or charging changed.
     case battery(BatteryStatusInfoModel)
@@ -22,4 +23,10 @@ public enum DeviceStateEvent: Sendable, Equatable {
     case language(DeviceLanguage)
     /// A long deletion made progress.
     case fileDeletingProgress(FileDeletingProgressEvent)
+    /// The languages the device offers (a setting read at initialization; no delegate callback).
+    case supportedLanguages([DeviceLanguage])
+    /// The longest audio recording in seconds (a setting; no delegate callback).
+    case maxAudioRecordDuration(Int)
+    /// The longest video recording in seconds (a setting; no delegate callback).
+    case maxVideoRecordDuration(Int)
 }

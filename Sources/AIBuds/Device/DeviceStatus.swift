@@ -40,6 +40,9 @@ public struct DeviceStatus: Sendable {
         case .hotspotAddress(let value): hotspotAddress = value
         case .mediaChanged(let generation, _): mediaGeneration = generation
         case .language(let value): language = value
+        case .supportedLanguages(let value): supportedLanguages = value
+        case .maxAudioRecordDuration(let value): maxAudioRecordDuration = value
+        case .maxVideoRecordDuration(let value): maxVideoRecordDuration = value
         case .firmwareVersion, .fileDeletingProgress: break
         }
     }

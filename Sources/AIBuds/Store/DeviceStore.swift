@@ -95,9 +95,9 @@ public final class DeviceStore: Sendable {
 
     /// The stored device with this MAC address (case and separators ignored).
     public func find(macAddress: String) -> (any DeviceConvertible)? {
-        let key = Self.normalizedMAC(macAddress)
+        let key = Self.normalizedMACKey(macAddress)
         guard !key.isEmpty else { return nil }
-        return devices.first { $0.macAddress.map(Self.normalizedMAC) == key }
+        return devices.first { $0.macAddress.map(Self.normalizedMACKey) == key }
     }
 
     /// The stored device with this peripheral's identifier, else with its address.
@@ -107,7 +107,8 @@ public final class DeviceStore: Sendable {
             ?? all.first { $0.peripheral.address == peripheral.address }
     }
 
-    static func normalizedMAC(_ mac: String) -> String {
+    /// A MAC address reduced to its lowercase hex digits, for comparisons.
+    public static func normalizedMACKey(_ mac: String) -> String {
         mac.lowercased().filter(\.isHexDigit)
     }
 

@@ -188,6 +188,11 @@ public final class DataPlaneServer: Sendable {
             do {
                 guard let accepted = try listener.accept(timeout: nil) else { continue }
                 connection = accepted
+            } catch let error as NetError where error.code == .acceptFailed && !isStopping {
+                // Out of descriptors or memory for a moment: keep serving the others.
+                logger.log(.error, "dataplane", "accept failed: \(error)")
+                pause(.milliseconds(10))
+                continue
             } catch {
                 if !isStopping { logger.log(.error, "dataplane", "accept failed: \(error)") }
                 return

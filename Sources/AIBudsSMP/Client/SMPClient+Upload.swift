@@ -52,18 +52,19 @@ extension SMPClient {
                 var inFlight = 0
                 var rewoundAt: UInt64?
                 var fruitlessRewinds = 0
-                func fill() throws(SMPError) {
+                while acknowledged < size {
+                    // Chunks go on the link in offset order from this task (the device takes them
+                    // only in order); responses are collected by child tasks.
                     while inFlight < window, next < size {
                         let request = try chunk(at: next)
+                        let pending = try await start(request)
                         let sentGeneration = generation
-                        group.addTask { (request.off, sentGeneration, try await self.send(request).off) }
+                        group.addTask { (request.off, sentGeneration, try await pending.response().off) }
                         next += UInt64(request.data.count)
                         inFlight += 1
                         requests += 1
                     }
-                }
-                try fill()
-                while acknowledged < size, let (offset, sentGeneration, expected) = try await group.next() {
+                    guard let (offset, sentGeneration, expected) = try await group.next() else { break }
                     inFlight -= 1
                     guard expected <= size else {
                         throw SMPError(.malformedResponse, "the device expects offset \(expected) of \(path), past its \(size) bytes")
@@ -80,7 +81,6 @@ extension SMPClient {
                         next = acknowledged
                     }
                     progress?(SMPTransferProgress(completed: acknowledged, total: size))
-                    try fill()
                 }
                 group.cancelAll()
             }

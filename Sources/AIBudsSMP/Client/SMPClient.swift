@@ -76,6 +76,14 @@ public final class SMPClient: Sendable {
     /// - Throws: `SMPError` with `.device` for a non-zero return code, `.timeout`, `.transport`,
     ///   `.malformedResponse`, `.cancelled`, `.closed` or `.invalidRequest`.
     public func send<R: SMPRequest>(_ request: R, timeout: Duration? = nil) async throws(SMPError) -> R.Response {
+        try await start(request, timeout: timeout).response()
+    }
+
+    /// Sends a request as soon as a window slot is free and returns without waiting for the
+    /// response, so that a caller can put several requests on the link in a fixed order and collect
+    /// the responses afterwards (pipelining). The request stays in flight, with retransmissions,
+    /// whether or not anyone awaits the response.
+    public func start<R: SMPRequest>(_ request: R, timeout: Duration? = nil) async throws(SMPError) -> SMPPendingResponse<R.Response> {
         let label = "\(R.self) (group \(R.group), command \(R.command))"
         let payload: Data
         do {
@@ -83,13 +91,9 @@ public final class SMPClient: Sendable {
         } catch {
             throw SMPError(.invalidRequest, "cannot encode \(label)", underlying: error)
         }
-        let map = try await exchange(group: R.group, command: R.command, operation: R.operation,
-                                     payload: payload, label: label, timeout: timeout)
-        do {
-            return try CBORDecoder().decode(R.Response.self, from: map)
-        } catch {
-            throw SMPError(.malformedResponse, "the response to \(label) does not decode", underlying: error)
-        }
+        let exchange = try await begin(SMPExchange.Request(group: R.group, command: R.command, operation: R.operation,
+                                                           payload: payload, label: label, timeout: timeout))
+        return SMPPendingResponse(exchange: exchange)
     }
 
     /// Sends a request given as a raw payload map and returns the response's payload map.
@@ -97,9 +101,10 @@ public final class SMPClient: Sendable {
         group: UInt16, command: UInt8, operation: SMPOperation, payload: CBOR, timeout: Duration? = nil
     ) async throws(SMPError) -> CBOR {
         guard !operation.isResponse else { throw SMPError(.invalidRequest, "\(operation) is not a request operation") }
-        return try await exchange(group: group, command: command, operation: operation,
-                                  payload: Data(payload.encoded()),
-                                  label: "request (group \(group), command \(command))", timeout: timeout)
+        let request = SMPExchange.Request(group: group, command: command, operation: operation,
+                                          payload: Data(payload.encoded()),
+                                          label: "request (group \(group), command \(command))", timeout: timeout)
+        return try await begin(request).payload()
     }
 
     /// Fails every request in flight and every later one with `closed`, and closes the transport.
@@ -107,46 +112,73 @@ public final class SMPClient: Sendable {
         shutDown(SMPError(.closed, "the SMP client was closed"))
     }
 
-    // MARK: - Exchange
+    /// Whether the client was closed (or its transport failed).
+    public var isClosed: Bool { state.withLock { $0.closedError != nil } }
 
-    /// One request from window slot to checked response, including the v1 fallback.
-    private func exchange(
-        group: UInt16, command: UInt8, operation: SMPOperation, payload: Data, label: String, timeout: Duration?
-    ) async throws(SMPError) -> CBOR {
+    // MARK: - Exchanges
+
+    /// Waits for a window slot, then registers and transmits `request` under a fresh sequence
+    /// number, in the client's current SMP version unless `version` says otherwise.
+    func begin(_ request: SMPExchange.Request, version: SMPVersion? = nil) async throws(SMPError) -> SMPExchange {
+        guard !Task.isCancelled else { throw SMPError(.cancelled, "\(request.label) was cancelled") }
         let id = state.withLock { $0.makeID() }
-        try await acquireSlot(id: id, label: label)
-        defer {
-            let next = state.withLock { state in
-                state.forgetCancellation(id: id)
-                return state.releaseSlot()
-            }
+        try await acquireSlot(id: id, label: request.label)
+        if Task.isCancelled {
+            state.withLock { $0.releaseSlot() }?.resume(returning: nil)
+            throw SMPError(.cancelled, "\(request.label) was cancelled")
+        }
+        let promise = SMPReplyPromise()
+        let (registered, version) = state.withLock { state in
+            let version = version ?? state.version
+            return (state.register(id: id, group: request.group, command: request.command, operation: request.operation,
+                                   payload: request.payload, version: version, label: request.label, promise: promise),
+                    version)
+        }
+        let datagram: Data
+        switch registered {
+        case .refused(let error, let next):
             next?.resume(returning: nil)
+            throw error
+        case .registered(let bytes):
+            datagram = bytes
         }
-        var version = state.withLock { $0.version }
-        while true {
-            let reply = try await transact(id: id, group: group, command: command, operation: operation,
-                                           payload: payload, version: version, label: label, timeout: timeout)
-            if let error = SMPDeviceError.from(response: reply.payload, version: reply.header.version) {
-                if version == .v2, reply.header.version == .v1 {
-                    logger.log(.info, "smp", "the device answered \(label) with a v1 error (rc \(error.rc)); switching to SMP v1")
-                    state.withLock { $0.version = .v1 }
-                    version = .v1
-                    continue
-                }
-                throw SMPError(.device(error), "\(label) failed on the device: \(error)")
-            }
-            return reply.payload
+        let exchange = SMPExchange(client: self, request: request, id: id, version: version, promise: promise)
+        do {
+            try transport.send(datagram)
+        } catch {
+            finish(id: id, with: .failure(SMPError(.transport, "cannot send \(request.label)", underlying: error)))
+            return exchange
         }
+        let attempts = configuration.retransmissions + 1
+        let interval = request.timeout.map { $0 / attempts } ?? configuration.retransmitInterval
+        let timer = Task<Void, Never> { [weak self] in
+            await self?.retransmit(id: id, interval: interval, attempts: attempts)
+        }
+        if let finished = state.withLock({ $0.attach(timer: timer, to: id) }) { finished.cancel() }
+        return exchange
+    }
+
+    /// Switches new requests to SMP v1 after a v1-only device refused a v2 request.
+    func fallBackToV1(after label: String, rc: Int) {
+        let switched = state.withLock { state -> Bool in
+            defer { state.version = .v1 }
+            return state.version == .v2
+        }
+        if switched {
+            logger.log(.info, "smp", "the device answered \(label) with a v1 error (rc \(rc)); switching to SMP v1")
+        }
+    }
+
+    /// Abandons request `id` because the task awaiting it was cancelled.
+    func cancel(id: UInt64, label: String) {
+        finish(id: id, with: .failure(SMPError(.cancelled, "\(label) was cancelled")))
     }
 
     /// Waits for a window slot.
     private func acquireSlot(id: UInt64, label: String) async throws(SMPError) {
         let failure: SMPError? = await withTaskCancellationHandler {
             await withCheckedContinuation { (grant: SMPClientState.SlotGrant) in
-                let decision = state.withLock { state -> SMPClientState.SlotDecision in
-                    if Task.isCancelled { return .failed(SMPError(.cancelled, "\(label) was cancelled")) }
-                    return state.acquireSlot(id: id, grant: grant)
-                }
+                let decision = state.withLock { $0.acquireSlot(id: id, grant: grant) }
                 switch decision {
                 case .granted: grant.resume(returning: nil)
                 case .failed(let error): grant.resume(returning: error)
@@ -160,49 +192,6 @@ public final class SMPClient: Sendable {
         if let failure { throw failure }
     }
 
-    /// Sends one request under a fresh sequence number and waits for its response (with
-    /// retransmissions), the timeout, a cancellation or the client's close.
-    private func transact(
-        id: UInt64, group: UInt16, command: UInt8, operation: SMPOperation, payload: Data,
-        version: SMPVersion, label: String, timeout: Duration?
-    ) async throws(SMPError) -> SMPReply {
-        let attempts = configuration.retransmissions + 1
-        let interval = timeout.map { $0 / attempts } ?? configuration.retransmitInterval
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (completion: SMPClientState.Completion) in
-                let registered = state.withLock { state -> Result<Data, SMPError> in
-                    if Task.isCancelled { return .failure(SMPError(.cancelled, "\(label) was cancelled")) }
-                    return state.register(id: id, group: group, command: command, operation: operation,
-                                          payload: payload, version: version, label: label, completion: completion)
-                }
-                let datagram: Data
-                switch registered {
-                case .failure(let error):
-                    completion.resume(returning: .failure(error))
-                    return
-                case .success(let bytes):
-                    datagram = bytes
-                }
-                do {
-                    try transport.send(datagram)
-                } catch {
-                    fail(id: id, SMPError(.transport, "cannot send \(label)", underlying: error))
-                    return
-                }
-                let timer = Task<Void, Never> { [weak self] in
-                    await self?.retransmit(id: id, interval: interval, attempts: attempts)
-                }
-                if let finished = state.withLock({ $0.attach(timer: timer, to: id) }) { finished.cancel() }
-            }
-        } onCancel: {
-            if let request = state.withLock({ $0.cancel(id: id) }) {
-                request.timer?.cancel()
-                request.completion.resume(returning: .failure(SMPError(.cancelled, "\(label) was cancelled")))
-            }
-        }
-        return try result.get()
-    }
-
     /// The retransmission timer of request `id`: sends it again after each interval, then times it out.
     private func retransmit(id: UInt64, interval: Duration, attempts: Int) async {
         for attempt in 1...attempts {
@@ -211,34 +200,32 @@ public final class SMPClient: Sendable {
             } catch {
                 return  // cancelled: the request finished
             }
+            guard let (datagram, label) = state.withLock({ $0.datagram(of: id) }) else { return }
             if attempt == attempts {
-                fail(id: id, timeoutDescription: { label in
-                    "\(label) got no response (sent \(attempts) times, \(interval) apart)"
-                })
+                finish(id: id, with: .failure(SMPError(.timeout, "\(label) got no response (sent \(attempts) times, \(interval) apart)")))
                 return
             }
-            guard let (datagram, label) = state.withLock({ $0.datagram(of: id) }) else { return }
             logger.log(.debug, "smp", "retransmitting \(label) (\(attempt) of \(attempts - 1))")
             do {
                 try transport.send(datagram)
             } catch {
-                fail(id: id, SMPError(.transport, "cannot send \(label) again", underlying: error))
+                finish(id: id, with: .failure(SMPError(.transport, "cannot send \(label) again", underlying: error)))
                 return
             }
         }
     }
 
-    /// Fails request `id` if it is still in flight.
-    private func fail(id: UInt64, _ error: SMPError) {
-        guard let request = state.withLock({ $0.remove(id: id) }) else { return }
-        request.timer?.cancel()
-        request.completion.resume(returning: .failure(error))
+    /// Completes request `id` with `outcome` if it is still in flight.
+    private func finish(id: UInt64, with outcome: SMPReplyPromise.Outcome) {
+        guard let departure = state.withLock({ $0.remove(id: id) }) else { return }
+        complete(departure, with: outcome)
     }
 
-    /// Times out request `id` if it is still in flight.
-    private func fail(id: UInt64, timeoutDescription: (String) -> String) {
-        guard let request = state.withLock({ $0.remove(id: id) }) else { return }
-        request.completion.resume(returning: .failure(SMPError(.timeout, timeoutDescription(request.label))))
+    /// Does what a departure from the in-flight table needs, outside the lock.
+    private func complete(_ departure: SMPClientState.Departure, with outcome: SMPReplyPromise.Outcome) {
+        departure.request.timer?.cancel()
+        departure.nextInLine?.resume(returning: nil)
+        departure.request.promise.fulfill(outcome)
     }
 
     // MARK: - Receiving
@@ -253,18 +240,18 @@ public final class SMPClient: Sendable {
             return
         }
         let header = packet.header
-        guard let request = state.withLock({ $0.match(header) }) else {
+        guard let departure = state.withLock({ $0.match(header) }) else {
             logger.log(.debug, "smp", "dropped an unexpected packet (op \(header.operation), group \(header.group), command \(header.command), sequence \(header.sequence)): late, duplicate or unknown")
             return
         }
-        request.timer?.cancel()
+        let label = departure.request.label
         do {
             let payload = try packet.payloadMap()
-            request.completion.resume(returning: .success(SMPReply(header: header, payload: payload)))
+            complete(departure, with: .success(SMPReply(header: header, payload: payload)))
         } catch {
-            logger.log(.warning, "smp", "the response to \(request.label) has a malformed payload: \(error)")
-            request.completion.resume(returning: .failure(
-                SMPError(.malformedResponse, "the response to \(request.label) is not a CBOR map", underlying: error)))
+            logger.log(.warning, "smp", "the response to \(label) has a malformed payload: \(error)")
+            complete(departure, with: .failure(
+                SMPError(.malformedResponse, "the response to \(label) is not a CBOR map", underlying: error)))
         }
     }
 
@@ -273,7 +260,7 @@ public final class SMPClient: Sendable {
         let (requests, waiters) = state.withLock { $0.close(with: error) }
         for request in requests {
             request.timer?.cancel()
-            request.completion.resume(returning: .failure(error))
+            request.promise.fulfill(.failure(error))
         }
         for waiter in waiters { waiter.resume(returning: error) }
         transport.close()

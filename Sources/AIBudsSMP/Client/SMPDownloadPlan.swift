@@ -57,8 +57,9 @@ struct SMPDownloadPlan {
 
     /// The next range to request, or nil when everything is requested or the reorder buffer is full.
     mutating func nextRequest() -> Request? {
+        gaps.removeAll { $0.end <= written }  // covered meanwhile by an overlapping response
         if !gaps.isEmpty { return gaps.removeFirst() }
-        guard frontier < size, frontier - written < maxAhead else { return nil }
+        guard frontier < size, frontier < written + maxAhead else { return nil }
         let request = Request(offset: frontier, end: min(frontier + chunkSize, size))
         frontier = request.end
         return request
@@ -70,6 +71,7 @@ struct SMPDownloadPlan {
         let count = min(UInt64(data.count), size - offset)
         guard count > 0 else { throw .noData(offset: offset) }
         if offset + count < size { chunkSize = count }
+        frontier = max(frontier, offset + count)  // a longer response than planned covers more
         if offset + count < request.end {
             let gap = Request(offset: offset + count, end: request.end)
             gaps.insert(gap, at: gaps.firstIndex { $0.offset > gap.offset } ?? gaps.endIndex)
