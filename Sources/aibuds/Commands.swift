@@ -6,4 +6,7 @@ let registeredCommands: [any CLICommand.Type] = [
     InfoCommand.self,
     DevicesCommand.self,
     BenchSMPCommand.self,
+    MediaListCommand.self,
+    MediaImportCommand.self,
+    MediaDeleteCommand.self,
 ]
