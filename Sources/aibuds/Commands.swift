@@ -9,4 +9,5 @@ let registeredCommands: [any CLICommand.Type] = [
     MediaListCommand.self,
     MediaImportCommand.self,
     MediaDeleteCommand.self,
+    DemoCommand.self,
 ]
