@@ -6,4 +6,8 @@ let registeredCommands: [any CLICommand.Type] = [
     InfoCommand.self,
     DevicesCommand.self,
     BenchSMPCommand.self,
+    MediaListCommand.self,
+    MediaImportCommand.self,
+    MediaDeleteCommand.self,
+    DemoCommand.self,
 ]

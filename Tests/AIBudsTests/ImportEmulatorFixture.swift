@@ -2,8 +2,7 @@ import AIBuds
 import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsNet
-@testable import AIBudsSMP
-import AIBudsWire
+import AIBudsSMP
 import Foundation
 import Synchronization
 
@@ -32,6 +31,8 @@ final class ImportEmulatorFixture: Sendable {
     let socketAddress: SocketAddress
     /// A temporary folder for this test (manifest, state, import destinations).
     let folder: URL
+    /// The devices connected through ``connect()``, disconnected by ``stop()``.
+    private let devices = Mutex<[SMPGlassesDevice]>([])
 
     /// Starts glasses holding `media`, with `faults` (`--fault` specs).
     init(_ media: [ImportTestMedia], faults: [String] = [], test: String = #function) throws {
@@ -47,6 +48,8 @@ final class ImportEmulatorFixture: Sendable {
         address = "udp://\(socketAddress)"
     }
 
+    fileprivate func remember(_ device: SMPGlassesDevice) { devices.withLock { $0.append(device) } }
+
     /// A fresh folder inside the test folder.
     func destination(_ name: String = "import") -> URL {
         folder.appendingPathComponent(name, isDirectory: true)
@@ -60,8 +63,9 @@ final class ImportEmulatorFixture: Sendable {
         return digest
     }
 
-    /// Stops the emulator and removes the folder.
+    /// Disconnects the devices, stops the emulator and removes the folder.
     func stop() {
+        for device in devices.withLock({ $0 }) { device.disconnect() }
         emulator.stop()
         try? FileManager.default.removeItem(at: folder)
     }
@@ -243,64 +247,16 @@ extension MediaImportEngine {
 }
 
 extension ImportEmulatorFixture {
-    /// A control channel to the emulator.
-    func connect() async throws -> ImportSMPTestChannel {
-        try ImportSMPTestChannel(address: socketAddress)
-    }
-}
-
-/// The control channel over a plain SMP client, until the SMP device class adopts
-/// `MediaImportControlChannel` itself.
-final class ImportSMPTestChannel: MediaImportControlChannel {
-    let client: SMPClient
-
-    init(address: SocketAddress) throws {
-        client = try SMPClient(transport: UDPTransport(address: address))
-    }
-
-    deinit { client.close() }
-
-    private func run<R: SMPRequest>(_ request: R, timeout: Duration? = nil) async throws -> R.Response {
-        do {
-            return try await client.send(request, timeout: timeout)
-        } catch {
-            throw Self.sdkError(error)
-        }
-    }
-
-    static func sdkError(_ error: SMPError) -> AIBudsError {
-        if let device = error.deviceError {
-            return AIBudsError(.operationFailedDueToDeviceReturnNonSuccessStatusCode, error.message, underlying: error, deviceStatusCode: device.rc)
-        }
-        return AIBudsError(error.code == .timeout ? .bleCommandExecFailedDueToTimeout : .unknown, error.message, underlying: error)
-    }
-
-    var hotspotState: HotspotState { .unknown }
-    var mediaImportDeviceID: String { "test-device" }
-
-    func configureHotspot(withMode mode: HotspotMode, channel: Int, ssid: String, password: String) async throws -> NSNumber? {
-        _ = try await run(HotspotConfigureRequest(mode: mode.rawValue, channel: UInt64(channel), ssid: ssid, password: password))
-        return 0
-    }
-    func enterFileTransferMode() async throws { _ = try await run(HotspotEnterTransferRequest()) }
-    func leaveFileTransferMode() async throws { _ = try await run(HotspotLeaveTransferRequest()) }
-    func requestQueryHotspotStatus() async throws -> HotspotStatusInfo {
-        let response = try await run(HotspotStateRequest())
-        return HotspotStatusInfo(
-            state: HotspotState(lenientRawValue: response.state), ssid: response.ssid, baseUrl: response.baseURL, token: response.token)
-    }
-    func listMediaFiles(type: MediaFileType?) async throws -> DeviceMediaListing {
-        do { return try await client.mediaListing(type: type) } catch { throw Self.sdkError(error) }
-    }
-    func deleteMediaFile(named name: String, generation: UInt64?) async throws -> UInt64 {
-        try await run(MediaDeleteRequest(name: name, generation: generation)).generation
-    }
-    func deleteAllMediaFiles(type: MediaFileType?) async throws -> (generation: UInt64, deleted: Int) {
-        let response = try await run(MediaDeleteAllRequest(type: type?.rawValue))
-        return (response.generation, Int(response.deleted))
-    }
-    func mediaFileSHA256(named name: String) async throws -> [UInt8]? {
-        do { return try await client.mediaSHA256(named: name) } catch { throw Self.sdkError(error) }
+    /// The emulated glasses as the SDK's SMP device, connected and ready.
+    func connect() async throws -> SMPGlassesDevice {
+        let plugin = SMPConnectSDK(discoveryDirectory: folder.appendingPathComponent("discovery"))
+        let found = try await plugin.discoverPeripheral(at: DeviceAddress(parsing: address), timeout: .seconds(3))
+        guard let candidate = plugin.create(found.peripheral, advertisementData: found.advertisement.dictionary, rssi: nil),
+            let device = SMPGlassesDevice(device: candidate)
+        else { throw AIBudsError(.pluginUnavailable, "the emulator at \(address) is not glasses") }
+        try await device.connectAndWait(ConnectParams())
+        remember(device)
+        return device
     }
 }
 
