@@ -6,4 +6,5 @@ let registeredCommands: [any CLICommand.Type] = [
     ScanCommand.self,
     InfoCommand.self,
     DevicesCommand.self,
+    RecordingsListCommand.self, RecordingsDownloadCommand.self, RecordingsDeleteCommand.self, RecordingsWatchCommand.self, RecordingsBenchCommand.self,
 ]

@@ -102,9 +102,8 @@ import Testing
         #expect(values.allSatisfy { (0...100).contains($0) })
         #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 })
         #expect(values.last == 100)
-        // No partial file is left behind.
-        let partials = try FileManager.default.contentsOfDirectory(atPath: folder + "/.tspartial")
-        #expect(partials.isEmpty)
+        // No partial file (or folder) is left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["REC_20260301_183000.opus"])
     }
 
     @Test func anExistingFileIsNeverOverwritten() async throws {
