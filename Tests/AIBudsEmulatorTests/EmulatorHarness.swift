@@ -6,10 +6,6 @@ import Foundation
 import Synchronization
 import Testing
 
-extension ManualClock: EmulatorClock {
-    public var uptime: Duration { now.offset }
-}
-
 /// A fresh temporary folder, removed by `remove()`.
 struct TemporaryFolder: Sendable {
     let url: URL
@@ -136,6 +132,7 @@ final class DeviceHarness: Sendable {
     func download(_ path: String, version: SMPVersion = .v2) throws -> Data {
         var data = Data()
         var total: UInt64?
+        var chunkSizes: [Int] = []
         repeat {
             let sequence = nextSequence()
             let responses = raw(try datagram(FileDownloadRequest(off: UInt64(data.count), name: path), sequence: sequence,
@@ -148,10 +145,13 @@ final class DeviceHarness: Sendable {
                 if chunk.off == 0 { total = chunk.len } else { #expect(chunk.len == nil) }
                 guard !chunk.data.isEmpty || UInt64(data.count) == total else { throw HarnessError("empty chunk mid-file") }
                 data.append(chunk.data)
+                chunkSizes.append(chunk.data.count)
             case .failure(let error):
                 throw error
             }
         } while UInt64(data.count) < (total ?? 0)
+        #expect(Set(chunkSizes.dropLast()).count <= 1, "every chunk but the last has the same size")
+        #expect(chunkSizes.last ?? 0 <= chunkSizes.first ?? 0)
         return data
     }
 }

@@ -15,16 +15,20 @@ import Testing
         try Data(repeating: 3, count: 30).write(to: root.appendingPathComponent("trip/other.mov"))
         try Data("GYROFLOW IMU LOG\nx\n".utf8).write(to: root.appendingPathComponent("trip/other.mov.gcsv"))
         try Data(repeating: 4, count: 40).write(to: root.appendingPathComponent("voice.opus"))
+        try Data(repeating: 6, count: 6).write(to: root.appendingPathComponent("caf\u{E9}.wav"))
+        try Data(repeating: 7, count: 7).write(to: root.appendingPathComponent("cafe\u{301}.wav"))
         try Data(repeating: 5, count: 50).write(to: root.appendingPathComponent("readme.txt"))
         try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("link.jpg"),
                                                    withDestinationURL: root.appendingPathComponent("a.JPG"))
         let seeds = try MediaSources.scan(folder: root)
-        #expect(seeds.map(\.name.text) == ["a.JPG", "trip/day 1/clip.mp4", "trip/other.mov", "voice.opus"])
-        #expect(seeds.map(\.type) == [.image, .video, .video, .audio])
-        #expect(seeds.map(\.size) == [10, 20, 30, 40])
-        #expect(seeds[1].sidecar == Data("GYROFLOW IMU LOG\n".utf8))
-        #expect(seeds[2].sidecar == Data("GYROFLOW IMU LOG\nx\n".utf8))
-        #expect(seeds[0].sidecar == nil && seeds[3].sidecar == nil)
+        #expect(seeds.map(\.name.utf8) == ["a.JPG", "cafe\u{301}.wav", "caf\u{E9}.wav", "trip/day 1/clip.mp4", "trip/other.mov",
+                                            "voice.opus"].map { Array($0.utf8) })
+        #expect(seeds.map(\.type) == [.image, .audio, .audio, .video, .video, .audio])
+        #expect(seeds.map(\.size) == [10, 7, 6, 20, 30, 40])
+        #expect(seeds[3].sidecar == Data("GYROFLOW IMU LOG\n".utf8))
+        #expect(seeds[4].sidecar == Data("GYROFLOW IMU LOG\nx\n".utf8))
+        #expect(seeds[0].sidecar == nil && seeds[5].sidecar == nil)
+        #expect(MediaSources.stem(of: MediaFileName("a.b/c")) == "a.b/c" && MediaSources.stem(of: MediaFileName("d/.x")) == "d/.x")
         #expect(throws: EmulatorError.self) { try MediaSources.scan(folder: root.appendingPathComponent("missing")) }
     }
 

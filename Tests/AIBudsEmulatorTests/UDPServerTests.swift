@@ -158,15 +158,19 @@ func startEmulator(_ adjust: (inout EmulatorConfiguration) -> Void = { _ in }) t
     }
 
     @Test func transferModeServesTheStoreOverHTTPWithTheSessionToken() async throws {
-        let (emulator, address) = try startEmulator { $0.faults = try! FaultConfiguration.parse(["slow-hotspot=200"]) }
+        let (emulator, address) = try startEmulator { $0.faults = try! FaultConfiguration.parse(["slow-hotspot=1000"]) }
         defer { emulator.stop() }
         let client = try SMPClient(transport: UDPTransport(address: address))
         defer { client.close() }
         _ = try await client.send(HotspotConfigureRequest(mode: 1, channel: 6, ssid: "g", password: "password1"))
+        let entered = ContinuousClock.now
         _ = try await client.send(HotspotEnterTransferRequest())
-        #expect(try await client.send(HotspotStateRequest()).state == 0)
-        try await Task.sleep(for: .milliseconds(400))
-        let state = try await client.send(HotspotStateRequest())
+        var state = try await client.send(HotspotStateRequest())
+        while state.state == 0, ContinuousClock.now - entered < .seconds(10) {
+            try await Task.sleep(for: .milliseconds(50))
+            state = try await client.send(HotspotStateRequest())
+        }
+        #expect(ContinuousClock.now - entered >= .milliseconds(1000), "the hotspot opened only after the delay")
         let baseURL = try #require(state.baseURL)
         let token = try #require(state.token)
         #expect(state.state == 1 && baseURL.hasPrefix("http://127.0.0.1:"))

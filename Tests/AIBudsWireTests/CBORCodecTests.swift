@@ -87,6 +87,9 @@ import Testing
         #expect(error("7f61c361bcff")?.code == .invalidUTF8)                  // a character split across chunks
         #expect(error("a2616101616102")?.code == .duplicateMapKey)
         #expect(error("a2616101616102")?.offset == 4)
+        #expect(error("a2f97e0001fb7ff800000000000102")?.code == .duplicateMapKey)   // NaN keys are one key
+        #expect(error("a2f9000001f9800002")?.code == .duplicateMapKey)               // 0.0 and -0.0 too
+        #expect(error("a2626161016161f6")?.code == nil)
         #expect(error("0000") == CBORError(.trailingBytes, offset: 1, "1 bytes after the end of the item"))
     }
 

@@ -18,7 +18,7 @@ import Testing
         ("f97bff", 65504.0), ("fa47c35000", 100_000.0), ("fa7f7fffff", 3.4028234663852886e+38),
         ("fb7e37e43c8800759c", 1.0e+300), ("f90001", 5.960464477539063e-8), ("f90400", 0.00006103515625),
         ("f9c400", -4.0), ("fbc010666666666666", -4.1),
-        ("f97c00", .float(.infinity)), ("f9fc00", .float(-.infinity)),
+        ("f97c00", .float(.infinity)), ("f97e00", .float(.nan)), ("f9fc00", .float(-.infinity)),
         ("f4", false), ("f5", true), ("f6", .null), ("f7", .undefined), ("f0", .simple(16)), ("f8ff", .simple(255)),
         ("c074323031332d30332d32315432303a30343a30305a", .tagged(0, "2013-03-21T20:04:00Z")),
         ("c11a514b67b0", .tagged(1, 1_363_896_240)), ("c1fb41d452d9ec200000", .tagged(1, 1_363_896_240.5)),
@@ -37,7 +37,7 @@ import Testing
 
     /// Examples that are valid but not deterministic (indefinite lengths, longer floats): decode only.
     static let decodeOnly: [(String, CBOR)] = [
-        ("fa7f800000", .float(.infinity)), ("faff800000", .float(-.infinity)),
+        ("fa7f800000", .float(.infinity)), ("fa7fc00000", .float(.nan)), ("fb7ff8000000000000", .float(.nan)), ("faff800000", .float(-.infinity)),
         ("fb7ff0000000000000", .float(.infinity)), ("fbfff0000000000000", .float(-.infinity)),
         ("5f42010243030405ff", .bytes(Data([1, 2, 3, 4, 5]))), ("7f657374726561646d696e67ff", "streaming"),
         ("9fff", []), ("9f018202039f0405ffff", [1, [2, 3], [4, 5]]), ("9f01820203820405ff", [1, [2, 3], [4, 5]]),

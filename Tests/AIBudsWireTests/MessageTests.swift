@@ -139,11 +139,23 @@ import Testing
         }
     }
 
+    @Test func zephyrDefaultsDecode() throws {
+        // Enumeration single without an index asks for index 0; a hash response may omit off = 0.
+        #expect(try EnumSingleRequest.decode(payload: hex("a0")) == EnumSingleRequest(index: 0))
+        #expect(try EnumSingleRequest(index: 0).payload().hex == "a165696e64657800")
+        let hash = try FileHashRequest.decodeResponse(payload: (["type": "crc32", "len": 9, "output": 1] as CBOR).encoded())
+        #expect(hash == FileHashResponse(type: "crc32", off: 0, len: 9, output: .uint(1)))
+        #expect(throws: DecodingError.self) {
+            try FileHashRequest.decodeResponse(payload: (["type": "crc32", "off": 0, "output": 1] as CBOR).encoded())
+        }
+    }
+
     @Test func requestsRejectBadPayloads() throws {
         #expect(throws: DecodingError.self) { try FileDownloadRequest.decode(payload: hex("a0")) }         // missing fields
         #expect(throws: DecodingError.self) { try DeviceInfoRequest.decode(payload: hex("80")) }           // not a map
         #expect(throws: DecodingError.self) { try DeviceInfoRequest.decode(payload: hex("a0a0")) }         // trailing bytes
-        #expect(throws: DecodingError.self) { try DeviceInfoRequest.decode(payload: [UInt8]()) }           // empty
+        _ = try DeviceInfoRequest.decode(payload: [UInt8]())                                                // empty reads as {}
+        #expect(throws: DecodingError.self) { try OSEchoRequest.decode(payload: [UInt8]()) }               // {} lacks d
         #expect(throws: DecodingError.self) { try FileDownloadRequest.decode(payload: hex("a2636f666620646e616d656178")) } // off: -1
         _ = try DeviceInfoRequest.decode(payload: hex("a1617801"))                                          // extra keys ignored
     }

@@ -37,6 +37,8 @@ import Testing
     }
 
     @Test func payloadMustBeOneMap() throws {
+        let empty = SMPPacket(operation: .read, group: 0, sequence: 0, command: 6, payload: Data())
+        #expect(try empty.payloadMap() == [:])
         let packet = SMPPacket(operation: .read, group: 0, sequence: 0, command: 0, payload: Data([0x80]))
         #expect(throws: CBORError.self) { try packet.payloadMap() }
         let trailing = SMPPacket(operation: .read, group: 0, sequence: 0, command: 0, payload: Data([0xA0, 0xA0]))

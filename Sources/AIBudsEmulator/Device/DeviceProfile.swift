@@ -77,7 +77,7 @@ public struct DeviceProfile: Sendable {
     /// Earbuds.
     public static let earbuds = DeviceProfile(
         kind: .earbuds, product: .earbuds, model: "AIBuds Pro 3", firmware: "1.8.0",
-        capabilities: ["info", "common", "find", "workState", "audioRecording", "mediaFile"],
+        capabilities: ["info", "common", "find", "workState", "audioRecording", "mediaFile", "mediaFile.deleteAll"],
         hasHotspot: false, hasCamera: false, hasAudioRecording: true, supportsDeleteAll: true,
         capacity: 1 << 30, rssi: -60, audioExtension: "opus", audioBytesPerSecond: 4_000,
         videoBytesPerSecond: 0, photoSize: 0, videosHaveSixAxis: false,

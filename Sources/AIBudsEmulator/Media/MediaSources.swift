@@ -25,25 +25,25 @@ public enum MediaSources {
             throw EmulatorError(.invalidMediaFolder, "cannot list \(folder.path)")
         }
         let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
-        var relativePaths: [String: URL] = [:]
+        // Keyed by exact name: two files whose names differ only by Unicode normalisation are
+        // equal as Swift strings but are two files.
+        var files: [MediaFileName: URL] = [:]
         for case let url as URL in enumerator {
             guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true,
                 values.isSymbolicLink != true
             else { continue }
             let path = url.standardizedFileURL.path
-            guard path.hasPrefix(prefix) else { continue }
-            relativePaths[String(path.dropFirst(prefix.count))] = url
+            guard path.utf8.starts(with: prefix.utf8) else { continue }
+            files[MediaFileName(String(decoding: path.utf8.dropFirst(prefix.utf8.count), as: UTF8.self))] = url
         }
         var seeds: [MediaSeed] = []
-        for (relative, url) in relativePaths.sorted(by: { MediaFileName($0.key) < MediaFileName($1.key) }) {
-            let name = MediaFileName(relative)
+        for (name, url) in files.sorted(by: { $0.key < $1.key }) {
             guard let type = MediaFileType.emulatorType(ofFileNamed: name) else { continue }
             let size = try fileSize(url)
             var sidecar: Data?
             if type == .video {
-                let stem = (relative as NSString).deletingPathExtension
-                for candidate in [relative + ".gcsv", stem + ".gcsv"] {
-                    if let sidecarURL = relativePaths[candidate] {
+                for candidate in [name.text + ".gcsv", stem(of: name) + ".gcsv"] {
+                    if let sidecarURL = files[MediaFileName(candidate)] {
                         sidecar = try readSidecar(sidecarURL)
                         break
                     }
@@ -82,6 +82,15 @@ public enum MediaSources {
             seeds.append(seed)
         }
         return seeds
+    }
+
+    /// The name without the extension of its last path component.
+    static func stem(of name: MediaFileName) -> String {
+        let bytes = name.utf8
+        guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")), !bytes[dot...].contains(UInt8(ascii: "/")),
+            dot > 0, bytes[dot - 1] != UInt8(ascii: "/")
+        else { return name.text }
+        return String(decoding: bytes[..<dot], as: UTF8.self)
     }
 
     static func fileSize(_ url: URL, code: EmulatorError.Code = .invalidMediaFolder) throws(EmulatorError) -> UInt64 {

@@ -348,6 +348,11 @@ public final class MediaStore: Sendable {
                 {
                     return url
                 }
+                let free = (try? FileManager.default.attributesOfFileSystem(forPath: folders.cache.path))?[.systemFreeSize]
+                    as? NSNumber
+                if let free, object.size > free.uint64Value / 2 {
+                    throw EmulatorError(.noSpace, "materialising \(object.name) (\(object.size) bytes) would fill the host disk")
+                }
                 let temporary = folders.cache.appendingPathComponent(".\(object.id)-\(UUID().uuidString).tmp")
                 do {
                     switch object.content {

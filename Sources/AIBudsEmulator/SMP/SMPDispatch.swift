@@ -35,14 +35,6 @@ extension SMPRequestHandler {
         guard let type = SMPMessageCatalog.requestType(for: header) else {
             return .failure(.smp(.notSupported))
         }
-        var map = map
-        // Zephyr's `index` of Enumeration `single` is optional, defaulting to the first group.
-        if header.group == SMPGroupID.enumeration, header.command == EnumSingleRequest.command, map["index"] == nil,
-            case .map(var entries) = map
-        {
-            entries[.text("index")] = .unsigned(0)
-            map = .map(entries)
-        }
         let request: any SMPRequest
         do {
             request = try CBORDecoder(limits: Self.requestLimits).decode(type, from: map)
@@ -119,7 +111,9 @@ extension SMPRequestHandler {
                 return .failure(.fileNotFound)
             }
             guard download.off <= object.size else { return .failure(.fileOffsetPastEnd) }
-            let count = Self.downloadChunk(mtu: device.mtu, offset: download.off, total: download.off == 0 ? object.size : nil)
+            // Every chunk of a file has the same size (the last one excepted), as Zephyr's do: the size
+            // that fits the MTU at the largest offset with `len` present.
+            let count = Self.downloadChunk(mtu: device.mtu, offset: object.size, total: object.size)
             do {
                 let data = try store.read(object, offset: download.off, count: count)
                 return .reply(FileDownloadResponse(off: download.off, data: data, len: download.off == 0 ? object.size : nil))

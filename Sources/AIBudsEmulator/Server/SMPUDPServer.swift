@@ -24,6 +24,9 @@ public final class SMPUDPServer: Sendable {
         var faults: DatagramFaults
     }
 
+    /// The most traffic a shaped link holds back before it drops datagrams.
+    static let maxQueueing = Duration.seconds(2)
+
     /// The handler answering the requests.
     public let handler: SMPRequestHandler
     /// The link profile.
@@ -133,9 +136,12 @@ public final class SMPUDPServer: Sendable {
             if link == .ble {
                 var peerLink = state.peers[peer] ?? PeerLink(lastUse: now)
                 let elapsed = origin.duration(to: now)
-                let time = uplink
-                    ? peerLink.uplink.deliveryTime(forDatagramOf: size, at: elapsed)
-                    : peerLink.downlink.deliveryTime(forDatagramOf: size, at: elapsed)
+                var shaper = uplink ? peerLink.uplink : peerLink.downlink
+                let time = shaper.deliveryTime(forDatagramOf: size, at: elapsed)
+                // The link buffers at most two seconds of traffic; a flood beyond that is dropped,
+                // as a full controller buffer would.
+                guard time - elapsed <= Self.maxQueueing else { return [] }
+                if uplink { peerLink.uplink = shaper } else { peerLink.downlink = shaper }
                 peerLink.lastUse = now
                 state.peers[peer] = peerLink
                 deliveredAt = origin.advanced(by: time)

@@ -8,7 +8,10 @@ import Foundation
 /// ``decode(_:limits:)``).
 ///
 /// Equality is structural over this enum: `.unsigned(1)` and `.float(1.0)` differ, as they do in CBOR.
-/// `.float` compares as `Double` does, so `0.0 == -0.0` and a NaN equals nothing.
+/// `.float` compares as `Double` does (`0.0 == -0.0`), except that every NaN equals every NaN: the
+/// data model has one NaN, which ``encoded()`` writes as `0xf97e00`. Map keys are therefore
+/// duplicates when they are equal this way (also text that Swift's `String` finds canonically
+/// equivalent, and `0.0` / `-0.0`), and decoding rejects such maps.
 public indirect enum CBOR: Hashable, Sendable {
     /// An unsigned integer (major type 0).
     case unsigned(UInt64)
@@ -20,7 +23,7 @@ public indirect enum CBOR: Hashable, Sendable {
     case text(String)
     /// An array (major type 4).
     case array([CBOR])
-    /// A map (major type 5); decoding rejects duplicate keys.
+    /// A map (major type 5); decoding rejects duplicate keys (see the type's notes on equality).
     case map([CBOR: CBOR])
     /// A tagged item (major type 6): tag number and content. Tag semantics are not interpreted.
     case tagged(UInt64, CBOR)
@@ -41,6 +44,42 @@ public indirect enum CBOR: Hashable, Sendable {
 }
 
 extension CBOR {
+    /// Structural equality, with every NaN equal to every NaN.
+    public static func == (lhs: CBOR, rhs: CBOR) -> Bool {
+        switch (lhs, rhs) {
+        case let (.unsigned(a), .unsigned(b)): return a == b
+        case let (.negative(a), .negative(b)): return a == b
+        case let (.bytes(a), .bytes(b)): return a == b
+        case let (.text(a), .text(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.map(a), .map(b)): return a == b
+        case let (.tagged(tagA, a), .tagged(tagB, b)): return tagA == tagB && a == b
+        case let (.simple(a), .simple(b)): return a == b
+        case let (.bool(a), .bool(b)): return a == b
+        case (.null, .null), (.undefined, .undefined): return true
+        case let (.float(a), .float(b)): return a == b || (a.isNaN && b.isNaN)
+        default: return false
+        }
+    }
+
+    /// Hashes consistently with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .unsigned(let value): hasher.combine(0); hasher.combine(value)
+        case .negative(let value): hasher.combine(1); hasher.combine(value)
+        case .bytes(let value): hasher.combine(2); hasher.combine(value)
+        case .text(let value): hasher.combine(3); hasher.combine(value)
+        case .array(let value): hasher.combine(4); hasher.combine(value)
+        case .map(let value): hasher.combine(5); hasher.combine(value)
+        case .tagged(let tag, let value): hasher.combine(6); hasher.combine(tag); hasher.combine(value)
+        case .simple(let value): hasher.combine(7); hasher.combine(value)
+        case .bool(let value): hasher.combine(8); hasher.combine(value)
+        case .null: hasher.combine(9)
+        case .undefined: hasher.combine(10)
+        case .float(let value): hasher.combine(11); hasher.combine(value.isNaN ? .nan : value)
+        }
+    }
+
     /// An integer item for `value`: `.unsigned` when it is ≥ 0, else `.negative`.
     public init<I: BinaryInteger>(integer value: I) {
         if value >= 0 {

@@ -65,12 +65,23 @@ public struct EnumSingleRequest: SMPRequest, Equatable {
     /// A read.
     public static let operation = SMPOperation.read
 
-    /// The zero-based index.
+    /// The zero-based index; a request without one asks for index 0, as in Zephyr.
     public var index: UInt64
 
     /// Creates the message.
     public init(index: UInt64) {
         self.index = index
+    }
+
+    /// Decodes the request; an absent `index` is 0.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        index = try container.decodeIfPresent(UInt64.self, forKey: .index) ?? 0
+    }
+
+    /// The wire names of the fields (docs/protocol.md).
+    enum CodingKeys: String, CodingKey {
+        case index
     }
 }
 

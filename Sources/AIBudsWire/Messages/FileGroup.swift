@@ -146,7 +146,7 @@ public struct FileHashRequest: SMPRequest, Equatable {
 public struct FileHashResponse: Codable, Sendable, Equatable {
     /// The hash type used.
     public var type: String
-    /// The first byte hashed.
+    /// The first byte hashed (Zephyr leaves it out when 0; decoding reads an absent `off` as 0).
     public var off: UInt64
     /// The number of bytes hashed.
     public var len: UInt64
@@ -159,6 +159,20 @@ public struct FileHashResponse: Codable, Sendable, Equatable {
         self.off = off
         self.len = len
         self.output = output
+    }
+
+    /// Decodes the response; an absent `off` is 0.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decode(String.self, forKey: .type)
+        off = try container.decodeIfPresent(UInt64.self, forKey: .off) ?? 0
+        len = try container.decode(UInt64.self, forKey: .len)
+        output = try container.decode(FileHashOutput.self, forKey: .output)
+    }
+
+    /// The wire names of the fields (docs/protocol.md).
+    enum CodingKeys: String, CodingKey {
+        case type, off, len, output
     }
 }
 

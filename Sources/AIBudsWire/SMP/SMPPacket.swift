@@ -49,8 +49,10 @@ public struct SMPPacket: Sendable, Equatable {
         return SMPPacket(header: header, payload: Data(datagram.dropFirst(SMPHeader.size)))
     }
 
-    /// The payload decoded as CBOR; it must be exactly one map.
+    /// The payload decoded as CBOR; it must be exactly one map. An empty payload reads as `{}`
+    /// (docs/protocol.md §1).
     public func payloadMap(limits: CBORLimits = .default) throws(CBORError) -> CBOR {
+        guard !payload.isEmpty else { return .map([:]) }
         let value = try CBOR.decode(payload, limits: limits)
         guard case .map = value else {
             throw CBORError(.unexpectedType, offset: 0, "an SMP payload must be a map, not a \(value.kindName)")

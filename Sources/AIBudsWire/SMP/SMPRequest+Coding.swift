@@ -18,14 +18,15 @@ extension SMPRequest {
                          command: Self.command, payload: payload)
     }
 
-    /// Decodes a request from a packet payload, which must be exactly one CBOR map.
+    /// Decodes a request from a packet payload, which must be exactly one CBOR map (an empty
+    /// payload reads as `{}`).
     ///
     /// Throws a `DecodingError` naming the key path; a CBOR syntax error is its underlying error.
     public static func decode(payload: some Collection<UInt8>, limits: CBORLimits = .default) throws -> Self {
         try decodeMap(Self.self, payload: payload, limits: limits)
     }
 
-    /// Decodes this request's response from a response payload (one CBOR map).
+    /// Decodes this request's response from a response payload (one CBOR map; empty reads as `{}`).
     ///
     /// Check the payload for a device error first (``SMPDeviceError/from(response:version:)``): an
     /// error payload does not carry the response's fields.
@@ -34,11 +35,11 @@ extension SMPRequest {
     }
 }
 
-/// Decodes `type` from bytes that must hold exactly one CBOR map.
+/// Decodes `type` from bytes that must hold exactly one CBOR map; no bytes at all read as `{}`.
 func decodeMap<T: Decodable>(_ type: T.Type, payload: some Collection<UInt8>, limits: CBORLimits) throws -> T {
     let value: CBOR
     do {
-        value = try CBOR.decode(payload, limits: limits)
+        value = payload.isEmpty ? .map([:]) : try CBOR.decode(payload, limits: limits)
     } catch {
         throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: error.description, underlyingError: error))
     }
