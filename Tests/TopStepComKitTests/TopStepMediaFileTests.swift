@@ -49,9 +49,7 @@ import Testing
     }
 
     @Test func deleteAllWorksWhereTheDeviceReportsIt() async throws {
-        var profile = DeviceProfile.earbuds
-        profile.capabilities.append("mediaFile.deleteAll")
-        let rig = try WatchRig(profile: profile)
+        let rig = try WatchRig(profile: .earbuds)  // earbuds announce mediaFile.deleteAll
         #expect(rig.media.supportedOperations(for: .audioRecording).contains(.deleteAll))
         let outcome = await rig.media.deleteAll()
         #expect(outcome.value == true && outcome.error == nil && outcome.calls == 1)
