@@ -67,8 +67,7 @@ final class ChangeObserver: Sendable {
         var device: String?
         while !Task.isCancelled {
             guard let channel = channelSource(), channel.isConnected,
-                  channel.supportedOperations(for: .audioRecording).contains(.observeChanges)
-                  || channel.supportedOperations(for: .unknown).contains(.observeChanges)
+                  TSMediaFileType.allCases.contains(where: { channel.supportedOperations(for: $0).contains(.observeChanges) })
             else {
                 try? await Task.sleep(for: Self.retryDelay)
                 continue

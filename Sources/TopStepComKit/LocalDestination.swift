@@ -51,6 +51,7 @@ struct LocalDestination: Sendable {
             // link(2) fails with EEXIST instead of replacing: an atomic "move if free".
             if link(partial.path, target.path) == 0 {
                 unlink(partial.path)
+                rmdir(partial.deletingLastPathComponent().path)  // the partial folder, when now empty
                 return target
             }
             let code = errno

@@ -14,12 +14,6 @@ extension LoopbackEmulator {
         let defaults = DeviceProfile.watch.defaultMedia.map { GeneratedFile($0.name.text, type: "audio", size: $0.size) }
         return try LoopbackEmulator(files: files ?? defaults, profile: .watch, link: link)
     }
-
-    /// An SMP client of the emulator over UDP, with the link's MTU.
-    func client(window: Int = 12) throws -> SMPClient {
-        let transport = try UDPTransport(address: address, mtu: emulator.device.mtu)
-        return try SMPClient(transport: transport, configuration: SMPClientConfiguration(window: window))
-    }
 }
 
 /// The seed's example, in Swift, against the emulator's watch profile over UDP.
@@ -27,17 +21,13 @@ extension LoopbackEmulator {
     @Test func theSeedExampleRunsAgainstTheWatch() async throws {
         let watch = try LoopbackEmulator.watch()
         defer { watch.stop() }
-        let client = try watch.client()
-        defer { client.close() }
-        let kit = TopStepComKit.sharedInstance
         let log = RecordingLogService(minimumLevel: .info)
-        kit.logService = log
-        kit.bind(SMPMediaChannel(client: client, deviceIdentity: UUID().uuidString,
-                                 capabilities: watch.emulator.device.profile.capabilities, connected: { true }))
+        TopStepComKit.sharedInstance.logService = log
+        TopStepComKit.sharedInstance.device = try await watch.connectedDevice()
         defer {
-            kit.mediaFile.registerMediaFileListDidChangedBlock(nil)
-            kit.bind(nil)
-            kit.logService = NullLogService()
+            TopStepComKit.sharedInstance.mediaFile.registerMediaFileListDidChangedBlock(nil)
+            TopStepComKit.sharedInstance.device = nil
+            TopStepComKit.sharedInstance.logService = NullLogService()
         }
         let recordingsFolder = FileManager.default.temporaryDirectory
             .appendingPathComponent("ts-seed-\(UUID().uuidString)/Recordings").path
