@@ -1,12 +1,13 @@
 import AIBudsDigest
 import AIBudsFoundation
+import AIBudsTestKit
 import Foundation
 import Testing
 
 @testable import AIBuds
 
 /// The import engine's async API against a real emulator over real sockets.
-@Suite("Import engine against the emulator", .timeLimit(.minutes(2)))
+@Suite("Import engine against the emulator", .timeLimit(.minutes(2)), .sdkState(.shared))
 struct ImportEngineTests {
     @Test func fetchReportsEveryStepAndImportsVerifiedFiles() async throws {
         let fixture = try ImportEmulatorFixture([

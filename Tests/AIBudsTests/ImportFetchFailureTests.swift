@@ -1,5 +1,6 @@
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsTestKit
 import Foundation
 import Synchronization
 import Testing
@@ -8,7 +9,7 @@ import Testing
 
 /// Each failing step of `fetchMediaFilesInfo` ends the chain with its own code, and the seed's
 /// completion still runs exactly once.
-@Suite("Import fetch failures", .timeLimit(.minutes(1)))
+@Suite("Import fetch failures", .timeLimit(.minutes(1)), .sdkState(.shared))
 struct ImportFetchFailureTests {
     @Test func aRejectedHotspotConfigurationIs6004WithTheDeviceStatus() async throws {
         let fixture = try ImportEmulatorFixture([.photo("A.jpg", 100)])

@@ -1,12 +1,13 @@
 import AIBuds
 import AIBudsFoundation
+import AIBudsTestKit
 import Foundation
 import Synchronization
 import Testing
 
 /// The seed's Swift usage example (shared/seeds/000), the whole fetch-then-import block verbatim,
 /// against the emulator. Its `print` calls reach this suite's `print`, which records the lines.
-@Suite("Import: the seed's usage example", .timeLimit(.minutes(1)))
+@Suite("Import: the seed's usage example", .timeLimit(.minutes(1)), .sdkState(.shared))
 struct ImportSeedExampleTests {
     /// The lines the example printed.
     final class Output: Sendable {

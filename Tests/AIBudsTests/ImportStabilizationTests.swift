@@ -1,11 +1,12 @@
 import AIBudsFoundation
+import AIBudsTestKit
 import Foundation
 import Testing
 
 @testable import AIBuds
 
 /// The stabilization phase's contract, through the seed's callbacks, with test plugins.
-@Suite("Import stabilization phase", .timeLimit(.minutes(1)))
+@Suite("Import stabilization phase", .timeLimit(.minutes(1)), .sdkState(.shared))
 struct ImportStabilizationTests {
     /// Copies the video as its "stabilized" version after reporting progress.
     final class CopyingPlugin: VideoStabilizationPlugin {

@@ -19,8 +19,9 @@ extension LoopbackEmulator {
     }
 }
 
-/// `TopStepComKit.device`: the kit bound to an SMP device of the SDK, over UDP.
-@Suite struct TopStepDeviceTests {
+/// `TopStepComKit.device`: the kit bound to an SMP device of the SDK, over UDP. The tests initialize
+/// `AIBudsSDK`, so they hold its state lock exclusively (see `SDKStateLock`).
+@Suite(.sdkState(.exclusive)) struct TopStepDeviceTests {
     @Test func aConnectedWatchBindsTheKit() async throws {
         let watch = try LoopbackEmulator.watch()
         defer { watch.stop() }
