@@ -42,6 +42,9 @@ struct RecordingsWatchCommand: CLICommand {
         guard kit.mediaFile.supportedOperations(for: .audioRecording).contains(.observeChanges) else {
             throw CommandFailure.failure("the device does not report changes of its recording list")
         }
+        // The list fetched first is where the observation starts: a change after it is reported
+        // even when it comes before the observer's first long-poll, so 'watching' means watching.
+        _ = try await Recordings.fetch(kit.mediaFile)
         let (changes, continuation) = AsyncStream.makeStream(of: TSMediaFileType.self)
         kit.mediaFile.registerMediaFileListDidChangedBlock { continuation.yield($0) }
         if let timeout {

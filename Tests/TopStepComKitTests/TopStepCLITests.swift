@@ -2,49 +2,41 @@ import AIBudsTestKit
 import Foundation
 import Testing
 
-/// Runs the built `aibuds` (beside the test bundle) and returns its exit status and output.
-func aibuds(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("aibuds")
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+/// The built `aibuds` beside the test bundle.
+let aibudsBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("aibuds")
+
+/// Runs the built `aibuds` and returns its exit status and output (waiting on a thread of its own).
+func aibuds(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
+    let result = try await runProgram(aibudsBinary, arguments)
+    return (result.status, result.out, result.err)
 }
 
 /// `aibuds recordings …` against an emulated watch over UDP.
 @Suite struct TopStepCLITests {
-    @Test func listDownloadDeleteThroughTheCommandLine() throws {
+    @Test func listDownloadDeleteThroughTheCommandLine() async throws {
         let watch = try LoopbackEmulator.watch()
         defer { watch.stop() }
         let device = "udp://\(watch.address)"
-        let list = try aibuds(["recordings", "list", "--device", device])
+        let list = try await aibuds(["recordings", "list", "--device", device])
         #expect(list.status == 0)
         #expect(list.out == "120000\tREC_20260301_071500.opus\n64000\tREC_20260301_120000.opus\n180000\tREC_20260301_183000.opus\n")
 
-        let json = try aibuds(["recordings", "list", "--device", device, "--json"])
+        let json = try await aibuds(["recordings", "list", "--device", device, "--json"])
         let entries = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [[String: Any]]
         #expect(entries?.count == 3 && entries?.first?["type"] as? String == "audioRecording")
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ts-cli-\(UUID().uuidString)/sub").path
         defer { try? FileManager.default.removeItem(atPath: (folder as NSString).deletingLastPathComponent) }
-        let download = try aibuds(["recordings", "download", "--device", device, "--to", folder, "REC_20260301_120000.opus"])
+        let download = try await aibuds(["recordings", "download", "--device", device, "--to", folder, "REC_20260301_120000.opus"])
         #expect(download.status == 0)
         #expect(download.out == "REC_20260301_120000.opus\t\(folder)/REC_20260301_120000.opus\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/REC_20260301_120000.opus")) == watch.content(of: "REC_20260301_120000.opus"))
 
-        let delete = try aibuds(["recordings", "delete", "--device", device, "REC_20260301_120000.opus"])
+        let delete = try await aibuds(["recordings", "delete", "--device", device, "REC_20260301_120000.opus"])
         #expect(delete.status == 0 && delete.out == "deleted REC_20260301_120000.opus\n")
         #expect(watch.emulator.device.store.list().count == 2)
 
-        let missing = try aibuds(["recordings", "delete", "--device", device, "REC_20260301_120000.opus"])
+        let missing = try await aibuds(["recordings", "delete", "--device", device, "REC_20260301_120000.opus"])
         #expect(missing.status == 1 && missing.err.contains("no recording named"))
     }
 
@@ -52,11 +44,13 @@ func aibuds(_ arguments: [String]) throws -> (status: Int32, out: String, err: S
         let watch = try LoopbackEmulator.watch()
         defer { watch.stop() }
         let device = "udp://\(watch.address)"
-        let task = Task.detached { try aibuds(["recordings", "watch", "--device", device, "--count", "1", "--timeout", "10"]) }
-        try await Task.sleep(for: .milliseconds(800))
+        let program = try RunningProgram(aibudsBinary, ["recordings", "watch", "--device", device, "--count", "1", "--timeout", "10"])
+        // Record only once the command says it is watching (a fixed pause raced a slow start).
+        let first = try await onOwnThread { program.readLine() }
+        #expect(first == "watching\n")
         try watch.emulator.device.startRecording(video: false)
         _ = try watch.emulator.device.stopRecording(video: false)
-        let result = try await task.value
+        let result = try await onOwnThread { program.finish(alreadyRead: first ?? "") }
         #expect(result.status == 0)
         #expect(result.out == "watching\nchanged audioRecording: 4 recordings\n")
     }
@@ -70,27 +64,27 @@ func aibuds(_ arguments: [String]) throws -> (status: Int32, out: String, err: S
         (["recordings", "watch", "--device", "udp://127.0.0.1:9", "--count", "0"], "--count"),
         (["recordings", "list", "--device", "udp://127.0.0.1:9", "--bogus"], "unexpected argument"),
     ])
-    func usageErrorsExit64(_ arguments: [String], _ message: String) throws {
-        let result = try aibuds(arguments)
+    func usageErrorsExit64(_ arguments: [String], _ message: String) async throws {
+        let result = try await aibuds(arguments)
         #expect(result.status == 64)
         #expect(result.err.contains(message))
     }
 
-    @Test func anUnreachableDeviceExits69() throws {
-        let result = try aibuds(["recordings", "list", "--device", "udp://127.0.0.1:9"])
+    @Test func anUnreachableDeviceExits69() async throws {
+        let result = try await aibuds(["recordings", "list", "--device", "udp://127.0.0.1:9"])
         #expect(result.status == 69)
     }
 
-    @Test func helpNamesEveryOption() throws {
+    @Test func helpNamesEveryOption() async throws {
         for (command, options) in [
             ("list", ["--device", "--json"]), ("download", ["--to", "--all", "--progress"]),
             ("delete", ["NAME..."]), ("watch", ["--count", "--timeout"]), ("bench", ["--size", "--runs"]),
         ] {
-            let result = try aibuds(["recordings", command, "--help"])
+            let result = try await aibuds(["recordings", command, "--help"])
             #expect(result.status == 0)
             for option in options { #expect(result.out.contains(option), "\(command) help lacks \(option)") }
         }
-        let top = try aibuds(["--help"])
+        let top = try await aibuds(["--help"])
         for command in ["list", "download", "delete", "watch", "bench"] { #expect(top.out.contains("recordings \(command)")) }
     }
 }
