@@ -1,6 +1,7 @@
 import AIBuds
 import AIBudsDigest
 import AIBudsEmulator
+import AIBudsTestKit
 import Foundation
 import Testing
 
@@ -90,14 +91,16 @@ struct HTTPFileDownloaderTests {
         let fixture = try DownloadFixture()
         let content = DownloadFixture.bytes(500_000, seed: 3)
         try fixture.add("f", content)
-        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 200_000, duration: .seconds(3))))
+        // The stall outlasts any slowness of a loaded machine: only the 200 ms I/O timeout ends it.
+        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 200_000, duration: .seconds(30))))
         var configuration = quickRetries()
         configuration.ioTimeout = .milliseconds(200)
         let start = ContinuousClock.now
         let result = try await HTTPFileDownloader(configuration: configuration).download(fixture.request("f", content: content))
         #expect(try fixture.downloaded("f") == content)
         #expect(result.attempts == 2)
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(result.bytesResumed == 0 && result.bytesReceived < 500_000 + 4096)
+        #expect(ContinuousClock.now - start < .seconds(10))
     }
 
     @Test func aChangedFileIsFetchedAgainNotSpliced() async throws {
@@ -135,7 +138,8 @@ struct HTTPFileDownloaderTests {
         let cancelledAt = ContinuousClock.now
         task.cancel()
         await #expect { try await task.value } throws: { ($0 as? TransferError)?.code == .cancelled }
-        #expect(ContinuousClock.now - cancelledAt < .seconds(2))
+        // Well before the 20 s stall or the 30 s I/O timeout would have ended it.
+        #expect(ContinuousClock.now - cancelledAt < .seconds(10))
         #expect(fixture.partialFiles() == ["f.part", "f.part.meta"])
         #expect(!FileManager.default.fileExists(atPath: fixture.destination.appendingPathComponent("f").path))
 
@@ -163,7 +167,8 @@ struct HTTPFileDownloaderTests {
         let cancelledAt = ContinuousClock.now
         downloader.cancelAll()
         let results = await task.value
-        #expect(ContinuousClock.now - cancelledAt < .seconds(2))
+        // Well before the 20 s delay or the 30 s I/O timeout would have ended them.
+        #expect(ContinuousClock.now - cancelledAt < .seconds(10))
         #expect(results.allSatisfy { if case .failure(let error) = $0 { error.code == .cancelled } else { false } })
     }
 
@@ -232,14 +237,14 @@ struct HTTPFileDownloaderTests {
         let small = fixture.root.appendingPathComponent("small")
         try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
         // A 1 MiB tmpfs, when this process may mount one (root); otherwise there is no full disk to test.
-        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path]) == 0 else { return }
-        defer { _ = run("/bin/umount", [small.path]) }
+        guard await run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path]) == 0 else { return }
         var request = fixture.request("f", content: content)
         request.destinationDirectory = small
         await #expect { try await HTTPFileDownloader().download(request) } throws: {
             guard let error = $0 as? TransferError, error.code == .localFileError else { return false }
             return (error.underlying as? FileSystemFailure)?.errno == ENOSPC
         }
+        _ = await run("/bin/umount", [small.path])
     }
 
     @Test func hostileDeviceNamesLandSafelyInsideTheDestination() async throws {
@@ -304,13 +309,8 @@ struct HTTPFileDownloaderTests {
         #expect(try first.downloaded("b") == Array("two".utf8))
     }
 
-    private func run(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+    /// Runs a tool to its end (on a thread of its own) and returns its exit status; -1 when it cannot start.
+    private func run(_ tool: String, _ arguments: [String]) async -> Int32 {
+        (try? await runProgram(URL(fileURLWithPath: tool), arguments))?.status ?? -1
     }
 }
