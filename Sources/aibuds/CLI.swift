@@ -10,6 +10,8 @@ enum ExitCode: Int32 {
     case usage = 64
     /// The device could not be reached.
     case unavailable = 69
+    /// The command was interrupted (Ctrl-C) and stopped cleanly.
+    case interrupted = 130
 }
 
 /// A failure that ends a command with a given exit status and one line on stderr.

@@ -38,6 +38,29 @@ enum DeviceCommandSupport {
             ? .unavailable("\(what): \(sdk.message)") : .failure("\(what): \(sdk.message)")
     }
 
+    /// Finds the device that `spec` names: `udp://HOST:PORT`, or a name or MAC address that a short
+    /// scan finds. Throws exit 69 when there is none.
+    static func find(_ spec: String) async throws -> any FoundDeviceConvertible {
+        if spec.contains("://") {
+            do {
+                return try await AIBudsSDK.discoverDevice(at: spec)
+            } catch {
+                throw failure(error, "no device at \(spec)")
+            }
+        }
+        let found: [any FoundDeviceConvertible]
+        do {
+            found = try await AIBudsSDK.scan(timeout: 1.5)
+        } catch {
+            throw failure(error, "scan failed")
+        }
+        let key = DeviceStore.normalizedMACKey(spec)
+        let match = found.first { $0.name?.caseInsensitiveCompare(spec) == .orderedSame }
+            ?? found.first { key.count == 12 && $0.macAddress.map(DeviceStore.normalizedMACKey) == key }
+        guard let match else { throw CommandFailure.unavailable("no device named '\(spec)' was found") }
+        return match
+    }
+
     /// Pads `columns` into an aligned text table.
     static func table(_ header: [String], _ rows: [[String]]) -> String {
         let all = [header] + rows

@@ -59,7 +59,7 @@ struct InfoCommand: CLICommand {
 
     func run() async throws -> ExitCode {
         DeviceCommandSupport.initializeSDK()
-        let found = try await find()
+        let found = try await DeviceCommandSupport.find(device)
         guard let device = AIBudsSDK.makeStorableDeviceFromDiscovered(found), let base = device as? BaseDevice else {
             throw CommandFailure.failure("no plugin can handle \(device)")
         }
@@ -82,27 +82,6 @@ struct InfoCommand: CLICommand {
             print(report)
         }
         return .ok
-    }
-
-    private func find() async throws -> any FoundDeviceConvertible {
-        if device.contains("://") {
-            do {
-                return try await AIBudsSDK.discoverDevice(at: device)
-            } catch {
-                throw DeviceCommandSupport.failure(error, "no device at \(device)")
-            }
-        }
-        let found: [any FoundDeviceConvertible]
-        do {
-            found = try await AIBudsSDK.scan(timeout: 1.5)
-        } catch {
-            throw DeviceCommandSupport.failure(error, "scan failed")
-        }
-        let key = DeviceStore.normalizedMACKey(device)
-        let match = found.first { $0.name?.caseInsensitiveCompare(device) == .orderedSame }
-            ?? found.first { key.count == 12 && $0.macAddress.map(DeviceStore.normalizedMACKey) == key }
-        guard let match else { throw CommandFailure.unavailable("no device named '\(device)' was found") }
-        return match
     }
 
     private func makeReport(_ device: BaseDevice) async throws -> Report {

@@ -33,8 +33,10 @@ struct MediaDeleteCommand: CLICommand {
     }
 
     func run() async throws -> ExitCode {
-        let connection = try await MediaDeviceConnection.connect(device)
-        defer { connection.close() }
+        try await MediaDeviceConnection.using(device) { connection in try await run(connection) }
+    }
+
+    private func run(_ connection: MediaDeviceConnection) async throws -> ExitCode {
         let engine = connection.device.mediaImport
         if all {
             do {

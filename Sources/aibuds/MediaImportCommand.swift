@@ -58,8 +58,12 @@ struct MediaImportCommand: CLICommand {
     func run() async throws -> ExitCode {
         let clock = ContinuousClock()
         let started = clock.now
-        let connection = try await MediaDeviceConnection.connect(device)
-        defer { connection.close() }
+        return try await MediaDeviceConnection.using(device) { connection in
+            try await run(connection, started: started, clock: clock)
+        }
+    }
+
+    private func run(_ connection: MediaDeviceConnection, started: ContinuousClock.Instant, clock: ContinuousClock) async throws -> ExitCode {
         let engine = connection.device.mediaImport
         let view = MediaImportProgressView(style: .detect(quiet: json))
         var report = MediaImportReport(device: connection.device.mediaImportDeviceID, destination: "")
@@ -130,7 +134,7 @@ struct MediaImportCommand: CLICommand {
         } else {
             summarize(result, report: report, view: view)
         }
-        if result.error?.code == .importFilesCanceled { return ExitCode(rawValue: 130) ?? .failure }
+        if result.error?.code == .importFilesCanceled { return .interrupted }
         return result.success ? .ok : .failure
     }
 

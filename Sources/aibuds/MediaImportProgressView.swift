@@ -35,7 +35,20 @@ final class MediaImportProgressView {
         var size: UInt64
         var transferred: UInt64 = 0
         var resumedFrom: UInt64?
-        var started: ContinuousClock.Instant
+        /// The last sample of the file's own speed.
+        var sample: (bytes: UInt64, at: ContinuousClock.Instant)
+        /// The file's smoothed speed in bytes per second.
+        var rate: Double = 0
+
+        /// Takes a speed sample at least every quarter second.
+        mutating func update(transferred: UInt64, at now: ContinuousClock.Instant) {
+            self.transferred = transferred
+            let elapsed = (now - sample.at).seconds
+            guard elapsed >= 0.25 else { return }
+            let instant = Double(transferred - min(transferred, sample.bytes)) / elapsed
+            rate = rate == 0 ? instant : rate + 0.3 * (instant - rate)
+            sample = (transferred, now)
+        }
     }
 
     private let style: Style
@@ -95,13 +108,16 @@ final class MediaImportProgressView {
         case .batchProgress:
             break
         case .fileStarted(let file, let taskID):
-            active[taskID] = Active(name: file.fileName, size: file.fileSize ?? 0, started: clock.now)
+            active[taskID] = Active(name: file.fileName, size: file.fileSize ?? 0, sample: (0, clock.now))
             order.append(taskID)
             if case .plain = style { line("start  \(file.fileName) (\(Self.bytes(file.fileSize ?? 0)))") }
         case .chunk(let chunk):
             guard var file = active[chunk.taskID] else { return }
-            if file.resumedFrom == nil { file.resumedFrom = chunk.transferredSize - min(chunk.transferredSize, UInt64(chunk.count)) }
-            file.transferred = chunk.transferredSize
+            if file.resumedFrom == nil {
+                file.resumedFrom = chunk.transferredSize - min(chunk.transferredSize, UInt64(chunk.count))
+                file.sample = (file.resumedFrom ?? 0, clock.now)
+            }
+            file.update(transferred: chunk.transferredSize, at: clock.now)
             file.size = max(file.size, chunk.fileSize)
             active[chunk.taskID] = file
             redraw()
@@ -214,17 +230,15 @@ final class MediaImportProgressView {
         let cells = 20
         let filled = Int((fraction * Double(cells)).rounded(.down))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
-        let elapsed = (now - file.started).seconds
-        let fetched = file.transferred - min(file.transferred, file.resumedFrom ?? 0)
-        let rate = elapsed > 0.2 ? Double(fetched) / elapsed : 0
         var tail = "\(String(format: "%3d", Int(fraction * 100)))%"
-        if rate > 0 {
-            tail += "  \(Self.bytes(UInt64(rate)))/s"
-            let left = Double(file.size - min(file.size, file.transferred)) / rate
-            tail += "  ETA \(Self.duration(left))"
+        if file.rate > 0 {
+            let left = Double(file.size - min(file.size, file.transferred)) / file.rate
+            tail += "  \(Self.bytes(UInt64(file.rate)))/s  ETA \(Self.duration(left))"
         }
-        let nameWidth = max(10, width - cells - tail.count - 8)
-        return "  " + Self.fit(file.name, nameWidth).padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " " + bar + " " + tail
+        let tailWidth = 32
+        let nameWidth = max(10, width - cells - tailWidth - 6)
+        return "  " + Self.fit(file.name, nameWidth).padding(toLength: nameWidth, withPad: " ", startingAt: 0) + " " + bar + "  "
+            + Self.fit(tail, tailWidth)
     }
 
     private func percent(_ part: UInt64, of whole: UInt64) -> String {

@@ -37,8 +37,10 @@ struct MediaListCommand: CLICommand {
     }
 
     func run() async throws -> ExitCode {
-        let connection = try await MediaDeviceConnection.connect(device)
-        defer { connection.close() }
+        try await MediaDeviceConnection.using(device) { connection in try await run(connection) }
+    }
+
+    private func run(_ connection: MediaDeviceConnection) async throws -> ExitCode {
         let listing: DeviceMediaListing
         do {
             listing = try await connection.device.listMediaFiles(type: type)

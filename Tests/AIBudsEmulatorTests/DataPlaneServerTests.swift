@@ -202,4 +202,33 @@ struct DataPlaneServerTests {
         let empty = try client.readResponse()
         #expect(empty.head.status == 200 && empty.body.isEmpty)
     }
+
+    @Test func connectionsBeyondTheLimitGet503() throws {
+        let catalog = DictionaryDataPlaneCatalog()
+        let server = DataPlaneServer(catalog: catalog, token: "t", maxConnections: 1)
+        let url = try server.start()
+        defer { server.stop() }
+        let address = try SocketAddress(parsing: String(url.dropFirst("http://".count)))
+        let first = try RawHTTPClient(address)
+        try first.send(RawHTTPClient.request(name: "x", token: "t"))
+        #expect(try first.readResponse().head.status == 404)
+        let second = try RawHTTPClient(address)
+        #expect(try second.readResponse().head.status == 503)
+        #expect(try second.readToEnd().isEmpty)
+    }
+
+    @Test func aDirectoryCatalogServesItsFilesOnly() throws {
+        let fixture = try DataPlaneFixture()
+        let folder = fixture.directory.appendingPathComponent("served")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("abc".utf8).write(to: folder.appendingPathComponent("a.jpg"))
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let catalog = DirectoryDataPlaneCatalog(directory: folder.path)
+        let first = try #require(catalog.file(named: "a.jpg"))
+        #expect(first.size == 3)
+        for name in ["", ".", "..", "sub", "../served/a.jpg", "sub/x", "missing"] { #expect(catalog.file(named: name) == nil, "\(name)") }
+        usleep(10_000)
+        try Data("abcd".utf8).write(to: folder.appendingPathComponent("a.jpg"))
+        #expect(catalog.file(named: "a.jpg")?.etag != first.etag)
+    }
 }

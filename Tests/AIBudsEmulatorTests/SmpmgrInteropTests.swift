@@ -31,8 +31,21 @@ enum Smpmgr {
         return try run(executable, ["--ip", ip, "--timeout", "3"] + arguments, timeout: .seconds(60))
     }
 
+    /// Runs several smpmgr commands in one `smpmgr interactive` process (one Python start instead
+    /// of one per command); returns each command's output. The shell splits commands on spaces, so
+    /// no argument may contain one.
+    static func session(ip: String, _ commands: [[String]]) throws -> [String] {
+        guard let executable else { throw HarnessError("smpmgr is not available") }
+        let script = commands.map { (["--ip", ip, "--timeout", "3"] + $0).joined(separator: " ") + "\n" }.joined() + "exit\n"
+        let result = try run(executable, ["interactive"], input: Data(script.utf8), timeout: .seconds(120))
+        // The banner, then one "smpmgr >" prompt before each command's output.
+        let parts = result.output.components(separatedBy: "smpmgr >").dropFirst()
+        return Array(parts.prefix(commands.count))
+    }
+
     /// Runs a program, returning its exit status and standard output (standard error appended).
-    static func run(_ program: URL, _ arguments: [String], timeout: Duration) throws -> (status: Int32, output: String) {
+    static func run(_ program: URL, _ arguments: [String], input: Data? = nil,
+                    timeout: Duration) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
@@ -44,7 +57,13 @@ enum Smpmgr {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(input)
+            try? stdin.fileHandleForWriting.close()
+        }
         let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds, execute: watchdog)
         let data = output.fileHandleForReading.readDataToEndOfFile()
@@ -80,35 +99,39 @@ struct SmpmgrInteropTests {
         }
         defer { emulator.stop() }
 
-        let echo = try Smpmgr.call(ip: ip, "os", "echo", "hello from smpmgr")
-        #expect(echo.status == 0 && echo.output.contains("r='hello from smpmgr'"), "\(echo.output)")
+        // One smpmgr process runs the commands whose arguments have no spaces.
+        var commands: [[String]] = [["os", "echo", "hello-from-smpmgr"], ["enum", "get-supported-groups"],
+                                    ["file", "get-supported-hash-types"]]
+        let simple = files.filter { !$0.name.contains(" ") }
+        for (index, file) in simple.enumerated() {
+            commands.append(["file", "read-size", "/media/" + file.name])
+            commands.append(["file", "download", "/media/" + file.name, folder.url.appendingPathComponent("downloaded-\(index)").path])
+            commands.append(["file", "get-hash", "/media/" + file.name])
+        }
+        commands.append(["file", "read-size", "/media/cafe.wav"])
+        let outputs = try Smpmgr.session(ip: ip, commands)
+        try #require(outputs.count == commands.count, "\(outputs)")
 
-        let groups = try Smpmgr.call(ip: ip, "enum", "get-supported-groups")
-        #expect(groups.status == 0, "\(groups.output)")
-        let numbers = groups.output.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        for group in [8, 10, 64, 65, 66, 67] { #expect(numbers.contains(group), "group \(group) in \(groups.output)") }
-
-        let hashes = try Smpmgr.call(ip: ip, "file", "get-supported-hash-types")
-        #expect(hashes.status == 0 && hashes.output.contains("sha256") && hashes.output.contains("crc32"), "\(hashes.output)")
-
-        for (name, data) in files {
-            let size = try Smpmgr.call(ip: ip, "file", "read-size", "/media/" + name)
-            #expect(size.status == 0 && size.output.split(separator: "\n").last.map(String.init) == "\(data.count)",
-                    "read-size \(name): \(size.output)")
-
-            let destination = folder.url.appendingPathComponent("downloaded-\(data.count)")
-            let download = try Smpmgr.call(ip: ip, "file", "download", "/media/" + name, destination.path)
-            #expect(download.status == 0, "download \(name): \(download.output)")
-            #expect(SHA256.hash(try Data(contentsOf: destination)) == SHA256.hash(data), "download \(name)")
-
-            if !data.isEmpty {
-                let hash = try Smpmgr.call(ip: ip, "file", "get-hash", "/media/" + name)
-                #expect(hash.status == 0 && hash.output.contains("output=\(CRC32.checksum(data))"), "get-hash \(name): \(hash.output)")
+        #expect(outputs[0].contains("r='hello-from-smpmgr'"), "\(outputs[0])")
+        let numbers = outputs[1].split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        for group in [8, 10, 64, 65, 66, 67] { #expect(numbers.contains(group), "group \(group) in \(outputs[1])") }
+        #expect(outputs[2].contains("sha256") && outputs[2].contains("crc32"), "\(outputs[2])")
+        for (index, file) in simple.enumerated() {
+            let (size, download, hash) = (outputs[3 + 3 * index], outputs[4 + 3 * index], outputs[5 + 3 * index])
+            let lines = size.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(lines.contains("\(file.data.count)"), "read-size \(file.name): \(size)")
+            let destination = folder.url.appendingPathComponent("downloaded-\(index)")
+            #expect(SHA256.hash((try? Data(contentsOf: destination)) ?? Data([0])) == SHA256.hash(file.data),
+                    "download \(file.name): \(download)")
+            if file.data.isEmpty {
+                #expect(hash.contains("output=0"), "get-hash \(file.name): \(hash)")
+            } else {
+                #expect(hash.contains("output=\(CRC32.checksum(file.data))"), "get-hash \(file.name): \(hash)")
             }
         }
-        let missing = try Smpmgr.call(ip: ip, "file", "read-size", "/media/cafe.wav")
-        #expect(missing.output.contains("FILE_NOT_FOUND"), "\(missing.output)")
+        #expect(outputs.last?.contains("FILE_NOT_FOUND") == true, "\(outputs.last ?? "")")
 
+        // A name with a space needs a process of its own (the interactive shell splits on spaces).
         let upload = folder.url.appendingPathComponent("to-upload.wav")
         let uploaded = Data((0..<25_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         try uploaded.write(to: upload)

@@ -141,6 +141,28 @@ func startEmulator(_ adjust: (inout EmulatorConfiguration) -> Void = { _ in }) t
         #expect(Set(responses).count == 1)
     }
 
+    @Test func faultsDelayDatagramsAndInjectErrors() async throws {
+        let (slow, slowAddress) = try startEmulator { $0.faults = try! FaultConfiguration.parse(["delay=100"]) }
+        defer { slow.stop() }
+        let probe = try UDPProbe(to: slowAddress)
+        let start = ContinuousClock.now
+        #expect(try await probe.call(OSEchoRequest(d: "late"), sequence: 1)?.r == "late")
+        #expect(ContinuousClock.now - start >= .milliseconds(200), "100 ms each way")
+
+        let (failing, failingAddress) = try startEmulator { $0.faults = try! FaultConfiguration.parse(["error=1"]) }
+        defer { failing.stop() }
+        let client = try SMPClient(transport: UDPTransport(address: failingAddress))
+        defer { client.close() }
+        let before = failing.device.store.generation
+        let deleteError = await #expect(throws: SMPError.self) {
+            _ = try await client.send(MediaDeleteRequest(name: "AUD_20260301_104000.m4a"))
+        }
+        #expect(deleteError?.deviceError == SMPDeviceError(group: 65, rc: 5, version: .v2))
+        let echoError = await #expect(throws: SMPError.self) { _ = try await client.send(OSEchoRequest(d: "x")) }
+        #expect(echoError?.deviceError?.mgmtError == .busy)
+        #expect(failing.device.store.generation == before, "an injected error executes nothing")
+    }
+
     @Test func aHeldLongPollIsAnsweredOverUDPWhenTheDeviceChanges() async throws {
         let (emulator, address) = try startEmulator()
         defer { emulator.stop() }

@@ -150,10 +150,11 @@ final class Collector: @unchecked Sendable {
     @Test(arguments: [1, 4]) func uploadsAFileAndVerifiesIt(window: Int) async throws {
         let device = try InMemoryDevice(files: [], mtu: 976)
         defer { device.close() }
-        let client = try SMPClient(transport: device.connect(mtu: 976), clock: device.clock)
-        #expect(try await client.negotiateMTU() == 976)
+        let client = try SMPClient(transport: device.connect(), clock: device.clock)
+        #expect(client.mtu == 1024 && !client.isMTUKnown)
         let bytes = Data((0..<30_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 8) })
         let result = try await client.uploadFile(path: "/media/upload.jpg", data: bytes, window: window)
+        #expect(client.mtu == 976 && client.isMTUKnown, "the upload asked the device for its MTU first")
         #expect(result.verified)
         #expect((32...34).contains(result.requests), "≈ 30,000 / 930 data bytes per 976-byte packet")
         #expect(try content(of: "upload.jpg", on: device) == bytes)

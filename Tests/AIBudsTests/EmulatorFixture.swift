@@ -73,6 +73,17 @@ struct EmulatorFixture {
         return device
     }
 
+    /// Scans once and returns a storable device for each name, in order.
+    func devices(named names: [String], timeout: Double = 1.2) async throws -> [any DeviceConvertible] {
+        let found = try await AIBudsSDK.scan(timeout: timeout)
+        return try names.map { name in
+            guard let match = found.first(where: { $0.name == name }),
+                let device = AIBudsSDK.makeStorableDeviceFromDiscovered(match)
+            else { throw AIBudsError(.peripheralUnavailable, "\(name) was not found") }
+            return device
+        }
+    }
+
     func remove() { try? FileManager.default.removeItem(at: directory) }
 }
 

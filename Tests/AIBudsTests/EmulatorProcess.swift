@@ -65,6 +65,20 @@ struct EmulatorProcess {
         throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the emulator did not announce itself"])
     }
 
+    /// Stops the process with SIGSTOP and waits until the kernel reports it stopped (`T` in /proc).
+    func freeze() throws {
+        kill(pid, SIGSTOP)
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            if let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("T") {
+                return
+            }
+            usleep(1_000)
+        }
+        throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "the emulator did not stop"])
+    }
+
     /// Ends the emulator (continuing it first if it was stopped).
     func terminate() {
         kill(pid, SIGCONT)

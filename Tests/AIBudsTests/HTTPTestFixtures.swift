@@ -84,13 +84,13 @@ final class ProgressLog: Sendable {
 
     func record(_ progress: DownloadProgress) { reports.withLock { $0.append(progress) } }
     var all: [DownloadProgress] { reports.withLock { $0 } }
-    var bytesWritten: Int64 { reports.withLock { $0.last?.bytesWritten ?? 0 } }
+    var bytesTransferred: Int64 { reports.withLock { $0.last?.bytesTransferred ?? 0 } }
 
     /// Waits (polling) until at least `bytes` have been written.
     func wait(forBytes bytes: Int64, timeout: Duration = .seconds(10)) async throws {
         let deadline = ContinuousClock.now + timeout
-        while bytesWritten < bytes {
-            guard ContinuousClock.now < deadline else { throw TestFailure("progress stuck at \(bytesWritten)") }
+        while bytesTransferred < bytes {
+            guard ContinuousClock.now < deadline else { throw TestFailure("progress stuck at \(bytesTransferred)") }
             try await Task.sleep(for: .milliseconds(5))
         }
     }

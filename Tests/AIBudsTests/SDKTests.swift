@@ -100,6 +100,19 @@ import Testing
         #expect(!names.contains(.scanningCanceled))
     }
 
+    @Test func scanWithoutTimeoutUsesTheConfiguredOne() async throws {
+        let configuration = configuration()
+        configuration.scanTimeoutInSeconds = 0.3
+        #expect(AIBudsSDK.initialize([ScriptedPlugin([])], configuration: configuration))
+        let stopped = OneShot<Void>()
+        let clock = ContinuousClock()
+        let start = clock.now
+        AIBudsSDK.startScanning(completion: { stopped.succeed(()) })
+        try await stopped.value()
+        let elapsed = clock.now - start
+        #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(2))
+    }
+
     @Test func stopScanningCancelsAndSecondScanIsRejected() async throws {
         #expect(AIBudsSDK.initialize([ScriptedPlugin([])], configuration: configuration()))
         let canceled = OneShot<Void>()

@@ -118,9 +118,8 @@ extension SDKTests {
             ]
             defer { emulators.forEach { $0.stop() } }
             initialize()
-            let glasses = try await fixture.device(named: "Cap Glasses")
-            let buds = try await fixture.device(named: "Cap Buds")
-            let watch = try await fixture.device(named: "Cap Watch")
+            let devices = try await fixture.devices(named: ["Cap Glasses", "Cap Buds", "Cap Watch"])
+            let (glasses, buds, watch) = (devices[0], devices[1], devices[2])
             #expect(glasses is SMPGlassesDevice && buds is SMPEarbudsDevice && watch is SMPWatchDevice)
             for device in [glasses, buds, watch] {
                 #expect(device is any DeviceInfoAPI)
@@ -291,7 +290,7 @@ extension SDKTests {
             let info = try #require(device as? DeviceInfoAPI)
             #expect(try await info.requestQueryBatteryStatus().level.intValue >= 0)
 
-            kill(process.pid, SIGSTOP)
+            try process.freeze()
             let clock = ContinuousClock()
             let start = clock.now
             let calls = Mutex(0)
@@ -304,9 +303,23 @@ extension SDKTests {
             let elapsed = clock.now - start
             #expect(error?.code == SdkErrorCode.bleCommandExecFailedDueToTimeout.rawValue)
             #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(4))
+
+            // A call in flight when the app disconnects ends at once, exactly once.
+            let second = OneShot<NSError?>()
+            let secondCalls = Mutex(0)
+            let disconnectStart = clock.now
+            info.requestQueryMediaCountInfo { _, error in
+                secondCalls.withLock { $0 += 1 }
+                second.succeed(error)
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            device.disconnect()
+            #expect(try await second.value()?.code == SdkErrorCode.deviceNotConnected.rawValue)
+            #expect(clock.now - disconnectStart < .milliseconds(900))
             kill(process.pid, SIGCONT)
             try await Task.sleep(for: .milliseconds(200))
             #expect(calls.withLock { $0 } == 1)
+            #expect(secondCalls.withLock { $0 } == 1)
             await device.disconnectAndWait()
         }
 
@@ -332,6 +345,22 @@ extension SDKTests {
             #expect(await eventually { restored.isConnectedAndReady })
             #expect(restored.deviceModel == DeviceProfile.glasses.model)
             await restored.disconnectAndWait()
+        }
+
+        @Test func packetIntervalAndCommandTimeoutTakeEffect() async throws {
+            defer { fixture.remove() }
+            let running = try fixture.start(.earbuds, name: "Paced Buds")
+            defer { running.stop() }
+            initialize { $0.bluetoothDataPacketIntervalInMilliseconds = 100 }
+            let found = try await AIBudsSDK.discoverDevice(at: running.url)
+            let device = try #require(AIBudsSDK.makeStorableDeviceFromDiscovered(found))
+            try await device.connectAndWait(ConnectParams())
+            let info = try #require(device as? DeviceInfoAPI)
+            let clock = ContinuousClock()
+            let start = clock.now
+            for _ in 0..<5 { _ = try await info.requestQueryBatteryStatus() }
+            #expect(clock.now - start >= .milliseconds(400))
+            await device.disconnectAndWait()
         }
 
         @Test func allInOneRegistersTheDefaultPluginOnce() {

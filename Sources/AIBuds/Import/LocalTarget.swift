@@ -1,6 +1,5 @@
 import AIBudsDigest
 import Foundation
-import Synchronization
 
 /// Where one downloaded file goes: a free local name, or an identical file already there.
 ///
@@ -43,37 +42,5 @@ enum LocalTarget: Sendable, Equatable {
     static func numbered(_ name: String, _ counter: Int) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "\(name) (\(counter))" }
         return "\(name[..<dot]) (\(counter))\(name[dot...])"
-    }
-}
-
-/// Reads back bytes just written to a partial file, for `MediaImportChunk.data`.
-final class ChunkReader: Sendable {
-    private let url: URL
-    private let handle = Mutex<FileHandle?>(nil)
-
-    /// A reader of the file at `url` (opened on first read).
-    init(url: URL) { self.url = url }
-
-    /// The `count` bytes at `offset`, or `nil` when they cannot be read.
-    func read(at offset: UInt64, count: Int) -> Data? {
-        guard count > 0 else { return Data() }
-        return handle.withLock { handle in
-            if handle == nil { handle = try? FileHandle(forReadingFrom: url) }
-            guard let file = handle else { return nil }
-            do {
-                try file.seek(toOffset: offset)
-                return try file.read(upToCount: count)
-            } catch {
-                return nil
-            }
-        }
-    }
-
-    /// Closes the file.
-    func close() {
-        handle.withLock { handle in
-            try? handle?.close()
-            handle = nil
-        }
     }
 }

@@ -208,31 +208,28 @@ struct MediaImportRun: Sendable {
             let sidecar = await sixAxisData(for: file)
             return finish(file, taskID: taskID, url: url, sha256: digest, verified: expected != nil, bytes: 0, sixAxisData: sidecar, emit: emit)
         }
-        let request = DownloadRequest(
+        var request = DownloadRequest(
             baseURL: session.baseURL, deviceName: file.fileName, token: session.token, destinationDirectory: destination,
             localName: target.localName, expectedSize: file.fileSize.map { Int64(clamping: $0) }, expectedSHA256: expected)
-
-        let reader = options.deliversChunkData ? ChunkReader(url: request.partialURL) : nil
+        request.reportsChunkData = options.deliversChunkData
         let fetchedBytes = ByteCount()
         let lastTransferred = ByteCount()
         do {
             let result = try await downloader.download(request) { progress in
                 let count = UInt64(max(0, progress.chunkBytes))
-                let written = UInt64(max(0, progress.bytesWritten))
+                let transferred = UInt64(max(0, progress.bytesTransferred))
                 fetchedBytes.add(count)
-                lastTransferred.set(written)
+                lastTransferred.set(transferred)
                 counted(count)
-                let data = reader?.read(at: written - min(written, count), count: Int(count))
                 let size = progress.totalBytes.map { UInt64(max(0, $0)) } ?? file.fileSize ?? 0
                 emit(.chunk(MediaImportChunk(
-                    taskID: taskID, mediaFile: file, data: data, count: Int(count), fileSize: size, transferredSize: written)))
+                    taskID: taskID, mediaFile: file, data: progress.chunk, count: Int(count), fileSize: size,
+                    transferredSize: transferred)))
             }
-            reader?.close()
             let sidecar = await sixAxisData(for: file)
             return finish(file, taskID: taskID, url: result.fileURL, sha256: result.sha256, verified: expected != nil,
                           bytes: UInt64(max(0, result.bytesReceived)), sixAxisData: sidecar, emit: emit)
         } catch {
-            reader?.close()
             let mapped = Task.isCancelled ? Self.cancelled(file) : ImportErrorMapping.error(for: error, file: file)
             return fail(mapped, at: request.finalURL, bytes: fetchedBytes.value,
                         transferred: lastTransferred.value)

@@ -17,6 +17,8 @@ public struct DownloadRequest: Sendable, Hashable {
     public var expectedSHA256: [UInt8]?
     /// Whether an existing file of the same name may be replaced.
     public var overwrite: Bool
+    /// Whether each progress report carries a copy of the bytes that arrived (`DownloadProgress.chunk`).
+    public var reportsChunkData = false
 
     /// Creates a request for a full URL.
     public init(
@@ -52,14 +54,40 @@ public struct DownloadRequest: Sendable, Hashable {
     public var partialURL: URL { partialDirectory.appendingPathComponent(localName + ".part", isDirectory: false) }
 }
 
+/// The file-system paths of one download, computed once.
+struct DownloadPaths: Sendable {
+    /// The destination folder.
+    let destination: String
+    /// `<destination>/.partial`.
+    let partialDirectory: String
+    /// `<destination>/.partial/<name>.part`.
+    let partialFile: String
+    /// `<destination>/.partial/<name>.part.meta`, the saved validator.
+    let metaFile: String
+    /// `<destination>/<name>`.
+    let finalFile: String
+
+    init(_ request: DownloadRequest) {
+        var destination = request.destinationDirectory.path
+        while destination.count > 1 && destination.hasSuffix("/") { destination.removeLast() }
+        self.destination = destination
+        partialDirectory = destination + "/.partial"
+        partialFile = partialDirectory + "/" + request.localName + ".part"
+        metaFile = partialFile + ".meta"
+        finalFile = destination + "/" + request.localName
+    }
+}
+
 /// How far one download has come.
 public struct DownloadProgress: Sendable, Hashable {
-    /// Bytes of the file on disk so far (a resume starts above zero).
-    public var bytesWritten: Int64
+    /// Bytes of the file received so far, a resume's earlier bytes included.
+    public var bytesTransferred: Int64
     /// The file's size, once the device has said it.
     public var totalBytes: Int64?
     /// Bytes that arrived since the previous report.
     public var chunkBytes: Int
+    /// A copy of those bytes, when the request asked for them (`reportsChunkData`).
+    public var chunk: Data? = nil
 }
 
 /// A finished download.

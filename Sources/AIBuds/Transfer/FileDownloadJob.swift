@@ -3,6 +3,7 @@ import AIBudsLog
 import AIBudsNet
 import AIBudsWire
 import Dispatch
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -61,8 +62,9 @@ final class FileDownloadJob: Sendable {
         TransferError(.cancelled, "the download of \(request.localName) was cancelled; its partial file is kept for a resume")
     }
 
-    /// Downloads, verifies and commits the file.
-    func run() throws -> DownloadResult {
+    /// Downloads and verifies the file, streaming through `buffer` (block-aligned, at least
+    /// 64 KiB); the caller commits it.
+    func run(buffer: UnsafeMutableRawBufferPointer) throws -> (result: DownloadResult, commit: PendingCommit) {
         let url: HTTPURL
         do { url = try HTTPURL(parsing: request.url) } catch {
             throw TransferError(.invalidURL, "\"\(request.url)\" is not an http URL", underlying: error)
@@ -74,12 +76,11 @@ final class FileDownloadJob: Sendable {
         guard SafeFileName.isSafe(request.localName) else {
             throw TransferError(.unsafeFileName, "\"\(request.localName)\" is not a safe local file name")
         }
-        try checkDestination()
+        let paths = DownloadPaths(request)
+        try checkDestination(paths)
         guard !isCancelled else { throw cancelledError }
 
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(configuration.bufferSize, 64 * 1024), alignment: 64)
-        defer { buffer.deallocate() }
-        var part = try PartialFile(request: request, buffer: buffer)
+        var part = try PartialFile(paths: paths, url: request.url, buffer: buffer)
         let resumed = part.length
         var received: Int64 = 0
         var attempts = 0
@@ -109,13 +110,14 @@ final class FileDownloadJob: Sendable {
             }
             guard !isCancelled else { throw cancelledError }
             let digest = try verify(&part)
-            let fileURL = try part.commit()
             logger.log(.debug, "transfer", "\(request.localName): \(part.length) bytes in \(attempts) request(s)")
-            return DownloadResult(fileURL: fileURL, size: part.length, sha256: digest, bytesReceived: received, bytesResumed: resumed, attempts: attempts)
-        } catch let error as TransferError {
-            switch error.code {
-            case .sizeMismatch, .checksumMismatch: part.discard()
-            default:
+            let result = DownloadResult(
+                fileURL: request.finalURL, size: part.length, sha256: digest, bytesReceived: received, bytesResumed: resumed, attempts: attempts)
+            return (result, part.finish(overwrite: request.overwrite))
+        } catch {
+            if let error = error as? TransferError, error.code == .sizeMismatch || error.code == .checksumMismatch {
+                part.discard()
+            } else {
                 part.saveValidator()
                 part.close()
             }
@@ -123,15 +125,14 @@ final class FileDownloadJob: Sendable {
         }
     }
 
-    private func checkDestination() throws {
+    private func checkDestination(_ paths: DownloadPaths) throws {
         var info = stat()
-        let path = request.destinationDirectory.path
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw TransferError(.localFileError, "the destination \(path) is not a folder",
-                underlying: FileSystemFailure(operation: "stat", path: path, errno: errno == 0 ? ENOTDIR : errno))
+        guard stat(paths.destination, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw TransferError(.localFileError, "the destination \(paths.destination) is not a folder",
+                underlying: FileSystemFailure(operation: "stat", path: paths.destination, errno: errno == 0 ? ENOTDIR : errno))
         }
-        if !request.overwrite, access(request.finalURL.path, F_OK) == 0 {
-            throw TransferError(.fileExists, "\(request.finalURL.path) already exists")
+        if !request.overwrite, access(paths.finalFile, F_OK) == 0 {
+            throw TransferError(.fileExists, "\(paths.finalFile) already exists")
         }
     }
 
@@ -269,37 +270,60 @@ final class FileDownloadJob: Sendable {
             part.validator = nil
         }
 
-        // Stream the body into the partial file: what came with the head, then straight reads.
-        var remaining = contentLength
-        let early = Int64(filled - headLength)
-        guard early <= contentLength else {
+        // Stream the body into the partial file. `pending` bytes at the start of the buffer are
+        // received but not yet written; writes happen in whole blocks (see PartialFile).
+        var pending = filled - headLength
+        guard Int64(pending) <= contentLength else {
             throw TransferError(.invalidResponse, "the device sent more than Content-Length")
         }
+        if pending > 0, let base = buffer.baseAddress {
+            memmove(base, base + headLength, pending)  // block-aligned memory for direct writes
+            report(pending, part: part, pending: pending, total: total, received: &received, buffer: buffer)
+        }
+        var remaining = contentLength - Int64(pending)
+        part.useDirectWrites(forComing: contentLength)
+        let flushThreshold = buffer.count - min(buffer.count / 4, 256 * 1024)
         do {
-            if early > 0 {
-                try store(UnsafeRawBufferPointer(rebasing: buffer[headLength..<filled]), into: &part, total: total, received: &received)
-                remaining -= early
-            }
             while remaining > 0 {
                 guard !isCancelled else { throw cancelledError }
-                let want = Int(min(Int64(buffer.count), remaining))
-                let count = try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), timeout: timeout)
+                if pending >= flushThreshold { pending = try flush(pending, of: buffer, into: &part, final: false) }
+                let want = Int(min(Int64(buffer.count - pending), remaining))
+                let count = try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[pending..<(pending + want)]), timeout: timeout)
                 guard count > 0 else {
                     throw NetError(.connectionReset, "the connection closed \(remaining) bytes before the end of the body")
                 }
-                try store(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), into: &part, total: total, received: &received)
+                pending += count
                 remaining -= Int64(count)
+                report(count, part: part, pending: pending, total: total, received: &received, buffer: buffer)
             }
+            _ = try flush(pending, of: buffer, into: &part, final: true)
         } catch let error as NetError {
+            // Keep what arrived, in whole blocks; the rest comes again with the resume.
+            _ = try flush(pending, of: buffer, into: &part, final: false)
             if isCancelled { throw cancelledError }
             throw Retryable(error: TransferError(.connectionLost, "the connection dropped at byte \(part.length) of \(total)", underlying: error))
+        } catch let error as TransferError where error.code == .cancelled {
+            _ = try flush(pending, of: buffer, into: &part, final: false)
+            throw error
         }
         return (.complete, response.keepAlive)
     }
 
-    private func store(_ bytes: UnsafeRawBufferPointer, into part: inout PartialFile, total: Int64, received: inout Int64) throws {
-        try part.append(bytes)
-        received += Int64(bytes.count)
-        progress?(DownloadProgress(bytesWritten: part.length, totalBytes: total, chunkBytes: bytes.count))
+    /// Writes the pending bytes at the start of the buffer (whole blocks unless `final`) and moves
+    /// what is left to the front; returns the bytes still pending.
+    private func flush(_ pending: Int, of buffer: UnsafeMutableRawBufferPointer, into part: inout PartialFile, final: Bool) throws -> Int {
+        guard pending > 0 else { return 0 }
+        let written = try part.append(from: buffer, count: pending, final: final)
+        let left = pending - written
+        if left > 0, let base = buffer.baseAddress { memmove(base, base + written, left) }
+        return left
+    }
+
+    private func report(
+        _ count: Int, part: PartialFile, pending: Int, total: Int64, received: inout Int64, buffer: UnsafeMutableRawBufferPointer
+    ) {
+        received += Int64(count)
+        let chunk = request.reportsChunkData ? Data(UnsafeRawBufferPointer(rebasing: buffer[(pending - count)..<pending])) : nil
+        progress?(DownloadProgress(bytesTransferred: part.length + Int64(pending), totalBytes: total, chunkBytes: count, chunk: chunk))
     }
 }

@@ -25,12 +25,14 @@ public final class HTTPFileDownloader: Sendable {
         public var maxIdleConnectionsPerHost: Int
         /// Files downloaded at once by `download(_:parallelism:progress:)` when not told.
         public var parallelism: Int
+        /// Finished files made durable (`fsync`) and renamed at once, beside the downloads.
+        public var commitWidth: Int
 
         /// Creates a configuration; the defaults are the measured best on this project's
         /// benchmark machine (docs/benchmarks.md).
         public init(
             bufferSize: Int = 1 << 20, connectTimeout: Duration = .seconds(5), ioTimeout: Duration = .seconds(30),
-            retry: RetryPolicy = RetryPolicy(), maxIdleConnectionsPerHost: Int = 8, parallelism: Int = 2
+            retry: RetryPolicy = RetryPolicy(), maxIdleConnectionsPerHost: Int = 8, parallelism: Int = 4, commitWidth: Int = 16
         ) {
             self.bufferSize = bufferSize
             self.connectTimeout = connectTimeout
@@ -38,6 +40,7 @@ public final class HTTPFileDownloader: Sendable {
             self.retry = retry
             self.maxIdleConnectionsPerHost = maxIdleConnectionsPerHost
             self.parallelism = parallelism
+            self.commitWidth = commitWidth
         }
     }
 
@@ -73,16 +76,30 @@ public final class HTTPFileDownloader: Sendable {
         scopes.withLock { $0[ObjectIdentifier(scope)] = scope }
         defer { scopes.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(scope)) } }
         let workers = min(max(1, parallelism ?? configuration.parallelism), requests.count)
+        let commits = CommitQueue(width: configuration.commitWidth)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let batch = DownloadBatch(count: requests.count, workers: workers) { results in continuation.resume(returning: results) }
+                let batch = DownloadBatch(count: requests.count) { results in
+                    // One directory sync per destination makes every committed name durable.
+                    for directory in Set(requests.map { DownloadPaths($0).destination }) { FileRenamer.finishDestination(directory) }
+                    continuation.resume(returning: results)
+                }
                 for worker in 0..<workers {
                     let thread = Thread { [self] in
+                        let buffer = makeBuffer()
+                        defer { buffer.deallocate() }
                         while let index = batch.next() {
-                            let result = runOne(requests[index], scope: scope) { progress?(index, $0) }
-                            batch.finish(index, result)
+                            let request = requests[index]
+                            switch runOne(request, scope: scope, buffer: buffer, progress: { progress?(index, $0) }) {
+                            case .failure(let error):
+                                batch.finish(index, .failure(error))
+                            case .success(let (result, pending)):
+                                commits.submit(pending) { [self] outcome in
+                                    if case .failure(let error) = outcome { logger.log(.error, "transfer", "\(request.localName): \(error)") }
+                                    batch.finish(index, outcome.map { result })
+                                }
+                            }
                         }
-                        batch.workerDone()
                     }
                     thread.name = "aibuds-download-\(worker)"
                     thread.start()
@@ -98,7 +115,11 @@ public final class HTTPFileDownloader: Sendable {
         let scope = DownloadScope()
         scopes.withLock { $0[ObjectIdentifier(scope)] = scope }
         defer { scopes.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(scope)) } }
-        return try runOne(request, scope: scope, progress: progress).get()
+        let buffer = makeBuffer()
+        defer { buffer.deallocate() }
+        let (result, pending) = try runOne(request, scope: scope, buffer: buffer, progress: progress).get()
+        try pending.commit(syncDirectory: true)
+        return result
     }
 
     /// Cancels every download in progress; each ends with `TransferError.cancelled`.
@@ -110,14 +131,25 @@ public final class HTTPFileDownloader: Sendable {
     /// Closes the kept-alive connections (for example when leaving transfer mode).
     public func closeIdleConnections() { pool.closeAll() }
 
-    private func runOne(_ request: DownloadRequest, scope: DownloadScope, progress: (@Sendable (DownloadProgress) -> Void)?) -> Result<DownloadResult, TransferError> {
+    /// A download buffer: block-aligned for direct writes, at least 64 KiB.
+    private func makeBuffer() -> UnsafeMutableRawBufferPointer {
+        let size = max(configuration.bufferSize, 64 * 1024)
+        let aligned = (size + PartialFile.directAlignment - 1) / PartialFile.directAlignment * PartialFile.directAlignment
+        return UnsafeMutableRawBufferPointer.allocate(byteCount: aligned, alignment: PartialFile.directAlignment)
+    }
+
+    /// Downloads and verifies one file; its commit is left to the caller.
+    private func runOne(
+        _ request: DownloadRequest, scope: DownloadScope, buffer: UnsafeMutableRawBufferPointer, progress: (@Sendable (DownloadProgress) -> Void)?
+    ) -> Result<(DownloadResult, PendingCommit), TransferError> {
         let job = FileDownloadJob(request: request, configuration: configuration, pool: pool, logger: logger, progress: progress)
         guard scope.register(job) else {
             return .failure(TransferError(.cancelled, "the download of \(request.localName) was cancelled before it started"))
         }
         defer { scope.unregister(job) }
         do {
-            return .success(try job.run())
+            let (result, pending) = try job.run(buffer: buffer)
+            return .success((result, pending))
         } catch let error as TransferError {
             logger.log(error.code == .cancelled ? .info : .error, "transfer", "\(request.localName): \(error)")
             return .failure(error)
@@ -159,22 +191,23 @@ final class DownloadScope: Sendable {
 }
 
 /// Hands out request indices to worker threads and collects results; calls `completion` once,
-/// outside its lock, when the last worker is done.
+/// outside its lock, when every request has a result.
 final class DownloadBatch: Sendable {
     private struct State {
         var nextIndex = 0
         var results: [Result<DownloadResult, TransferError>?]
-        var runningWorkers: Int
+        var finished = 0
     }
 
     private let state: Mutex<State>
     private let completion: @Sendable ([Result<DownloadResult, TransferError>]) -> Void
 
-    init(count: Int, workers: Int, completion: @escaping @Sendable ([Result<DownloadResult, TransferError>]) -> Void) {
-        self.state = Mutex(State(results: Array(repeating: nil, count: count), runningWorkers: workers))
+    init(count: Int, completion: @escaping @Sendable ([Result<DownloadResult, TransferError>]) -> Void) {
+        self.state = Mutex(State(results: Array(repeating: nil, count: count)))
         self.completion = completion
     }
 
+    /// The next request to start, or nil when all have started.
     func next() -> Int? {
         state.withLock { state in
             guard state.nextIndex < state.results.count else { return nil }
@@ -183,16 +216,14 @@ final class DownloadBatch: Sendable {
         }
     }
 
+    /// Records the result of a request.
     func finish(_ index: Int, _ result: Result<DownloadResult, TransferError>) {
-        state.withLock { $0.results[index] = result }
-    }
-
-    func workerDone() {
-        let finished: [Result<DownloadResult, TransferError>]? = state.withLock { state in
-            state.runningWorkers -= 1
-            guard state.runningWorkers == 0 else { return nil }
+        let all: [Result<DownloadResult, TransferError>]? = state.withLock { state in
+            state.results[index] = result
+            state.finished += 1
+            guard state.finished == state.results.count else { return nil }
             return state.results.map { $0 ?? .failure(TransferError(.cancelled, "not started")) }
         }
-        if let finished { completion(finished) }
+        if let all { completion(all) }
     }
 }

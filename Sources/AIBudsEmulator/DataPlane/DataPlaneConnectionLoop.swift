@@ -138,13 +138,14 @@ struct DataPlaneConnectionLoop {
         try connection.write(reply.head.serialized(), timeout: Self.writeTimeout, moreComing: true)
 
         var offset = range.lowerBound
-        if let stall = faults.stall, range.lowerBound < stall.atByte, stall.atByte < range.upperBound {
+        let bodyFaults = server.takeBodyFaults(for: range)
+        if let stall = bodyFaults.stall {
             try sendBody(fd, from: offset, to: stall.atByte)
             offset = stall.atByte
             server.logger.log(.info, "dataplane", "fault: stalling \(stall.duration) at byte \(stall.atByte)")
             server.pause(stall.duration)
         }
-        if let closeAt = faults.closeAtByte, offset < closeAt, range.lowerBound < closeAt, closeAt < range.upperBound {
+        if let closeAt = bodyFaults.closeAt, offset <= closeAt {
             try sendBody(fd, from: offset, to: closeAt)
             server.logger.log(.info, "dataplane", "fault: closing at byte \(closeAt) of \(file.path)")
             connection.shutdown()

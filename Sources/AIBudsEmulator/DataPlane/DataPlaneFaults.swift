@@ -1,9 +1,10 @@
 /// Faults the data plane injects, for tests and benchmarks of the client's recovery.
 public struct DataPlaneFaults: Hashable, Sendable {
-    /// Closes the connection just before file byte N, in every response whose body would carry
-    /// byte N after other bytes (so a resume from N succeeds).
+    /// Closes the connection just before file byte N, in the first response whose body carries
+    /// byte N after other bytes; then clears itself (a connection drops once).
     public var closeAtByte: Int64?
-    /// Stops sending for `duration` just before file byte `atByte`, in every response carrying it.
+    /// Stops sending for `duration` just before file byte `atByte`, in the first response whose
+    /// body carries it after other bytes; then clears itself.
     public var stall: Stall?
     /// A delay before the head of every response (a slow first byte).
     public var firstByteDelay: Duration?

@@ -139,6 +139,23 @@ public final class DataPlaneServer: Sendable {
 
     var isStopping: Bool { state.withLock { $0.stopping } }
 
+    /// Takes the one-shot faults that apply to a body covering `range`: a stall and a close
+    /// offset, each at most once.
+    func takeBodyFaults(for range: Range<Int64>) -> (stall: DataPlaneFaults.Stall?, closeAt: Int64?) {
+        faultsBox.withLock { faults in
+            var taken: (stall: DataPlaneFaults.Stall?, closeAt: Int64?) = (nil, nil)
+            if let stall = faults.stall, range.lowerBound < stall.atByte, stall.atByte < range.upperBound {
+                taken.stall = stall
+                faults.stall = nil
+            }
+            if let closeAt = faults.closeAtByte, range.lowerBound < closeAt, closeAt < range.upperBound {
+                taken.closeAt = closeAt
+                faults.closeAtByte = nil
+            }
+            return taken
+        }
+    }
+
     /// Takes one of the pending `500` faults, if any.
     func takeInjectedFailure() -> Bool {
         faultsBox.withLock { faults in
@@ -171,6 +188,11 @@ public final class DataPlaneServer: Sendable {
             do {
                 guard let accepted = try listener.accept(timeout: nil) else { continue }
                 connection = accepted
+            } catch let error as NetError where error.code == .acceptFailed && !isStopping {
+                // Out of descriptors or memory for a moment: keep serving the others.
+                logger.log(.error, "dataplane", "accept failed: \(error)")
+                pause(.milliseconds(10))
+                continue
             } catch {
                 if !isStopping { logger.log(.error, "dataplane", "accept failed: \(error)") }
                 return

@@ -20,7 +20,9 @@ extension SMPClient {
     /// then up to `window` chunks are in flight, each as large as the MTU allows.
     ///
     /// The device accepts a chunk only at the offset it expects and answers every chunk with that
-    /// offset; when chunks arrive out of order the upload goes back to it (go-back-N).
+    /// offset; when chunks arrive out of order the upload goes back to it (go-back-N). Unless the
+    /// MTU is known already, the client first asks the device for it (`negotiateMTU`); a device
+    /// that cannot tell leaves the transport's MTU in use.
     ///
     /// - Parameters:
     ///   - window: chunks in flight (1 is stop-and-wait); nil uses the client's window.
@@ -33,6 +35,15 @@ extension SMPClient {
     ) async throws(SMPError) -> SMPUploadResult {
         let window = min(max(window ?? configuration.window, 1), 128)
         let size = UInt64(data.count)
+        if !isMTUKnown {
+            do {
+                try await negotiateMTU()
+            } catch where error.code == .cancelled || error.code == .closed {
+                throw error
+            } catch {
+                logger.log(.info, "smp", "the device does not tell its MTU (\(error)); uploading with \(self.mtu)-byte packets")
+            }
+        }
         let mtu = self.mtu
         func chunk(at offset: UInt64) throws(SMPError) -> FileUploadRequest {
             let length = try Self.uploadChunkLength(path: path, offset: offset, remaining: size - offset,

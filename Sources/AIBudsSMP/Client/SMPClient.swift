@@ -20,7 +20,7 @@ public final class SMPClient: Sendable {
     /// The configuration the client was created with (normalized).
     public let configuration: SMPClientConfiguration
     private let clock: any Clock<Duration>
-    private let logger: any LogService
+    let logger: any LogService
     private let state: Mutex<SMPClientState>
 
     /// Creates a client and starts receiving on `transport`.
@@ -37,9 +37,10 @@ public final class SMPClient: Sendable {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        self.state = Mutex(SMPClientState(
-            version: configuration.version, mtu: min(configuration.mtu ?? transport.mtu, transport.mtu),
-            window: configuration.window))
+        var state = SMPClientState(version: configuration.version,
+                                   mtu: min(configuration.mtu ?? transport.mtu, transport.mtu), window: configuration.window)
+        state.mtuKnown = configuration.mtu != nil
+        self.state = Mutex(state)
         do {
             try transport.start(
                 onReceive: { [weak self] datagram in self?.receive(datagram) },
@@ -65,8 +66,14 @@ public final class SMPClient: Sendable {
     /// Sets the largest packet to send, never above the transport's MTU (for example to the device's
     /// `buf_size`).
     public func setMTU(_ mtu: Int) {
-        state.withLock { $0.mtu = min(max(mtu, SMPHeader.size + 16), transport.mtu) }
+        state.withLock { state in
+            state.mtu = min(max(mtu, SMPHeader.size + 16), transport.mtu)
+            state.mtuKnown = true
+        }
     }
+
+    /// Whether the MTU was configured or set for the device (by `setMTU` or `negotiateMTU`).
+    public var isMTUKnown: Bool { state.withLock { $0.mtuKnown } }
 
     /// Sends a request and returns the device's response.
     ///

@@ -49,6 +49,8 @@ struct SMPClientState {
 
     var version: SMPVersion
     var mtu: Int
+    /// Whether `mtu` is known to suit the device (configured, or set from its buffer size).
+    var mtuKnown = false
     let window: Int
     private(set) var closedError: SMPError?
     private var nextID: UInt64 = 0

@@ -23,7 +23,9 @@ public final class SMPDeviceSession: DeviceSession {
         self.eventWait = eventWait
         self.logger = logger
         do {
-            let transport = try UDPTransport(url: address.description, logger: logger)
+            let udp = try UDPTransport(url: address.description, logger: logger)
+            let spacing = AIBudsSDK.sdkConfiguration.bluetoothDataPacketIntervalInMilliseconds
+            let transport: any SMPTransport = spacing > 0 ? PacedTransport(udp, interval: .milliseconds(spacing)) : udp
             client = try SMPClient(
                 transport: transport,
                 configuration: SMPClientConfiguration(retransmitInterval: commandTimeout / 4, retransmissions: 3),
