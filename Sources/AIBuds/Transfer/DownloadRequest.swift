@@ -1,0 +1,138 @@
+import AIBudsWire
+import Foundation
+
+/// One file to download: where from, with which token, where to, and what it must be.
+public struct DownloadRequest: Sendable, Hashable {
+    /// The file's URL, `http://HOST:PORT/media/<percent-encoded name>`.
+    public var url: String
+    /// The session's bearer token.
+    public var token: String
+    /// The folder the file lands in; its `.partial` subfolder holds the file while it downloads.
+    public var destinationDirectory: URL
+    /// The local file name; must be safe (see `SafeFileName`).
+    public var localName: String
+    /// The size the device reported, checked before the file is committed.
+    public var expectedSize: Int64?
+    /// The SHA-256 the device reported, checked before the file is committed.
+    public var expectedSHA256: [UInt8]?
+    /// Whether an existing file of the same name may be replaced.
+    public var overwrite: Bool
+    /// Whether each progress report carries a copy of the bytes that arrived (`DownloadProgress.chunk`).
+    public var reportsChunkData = false
+
+    /// Creates a request for a full URL.
+    public init(
+        url: String, token: String, destinationDirectory: URL, localName: String, expectedSize: Int64? = nil,
+        expectedSHA256: [UInt8]? = nil, overwrite: Bool = false
+    ) {
+        self.url = url
+        self.token = token
+        self.destinationDirectory = destinationDirectory
+        self.localName = localName
+        self.expectedSize = expectedSize
+        self.expectedSHA256 = expectedSHA256
+        self.overwrite = overwrite
+    }
+
+    /// Creates a request for a device file on a data plane at `baseURL` (`http://HOST:PORT`).
+    public init(
+        baseURL: String, deviceName: String, token: String, destinationDirectory: URL, localName: String,
+        expectedSize: Int64? = nil, expectedSHA256: [UInt8]? = nil, overwrite: Bool = false
+    ) {
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.init(
+            url: base + HTTPMediaPath.target(forDeviceName: deviceName), token: token,
+            destinationDirectory: destinationDirectory, localName: localName, expectedSize: expectedSize,
+            expectedSHA256: expectedSHA256, overwrite: overwrite)
+    }
+
+    /// Where the finished file goes.
+    public var finalURL: URL { destinationDirectory.appendingPathComponent(localName, isDirectory: false) }
+    /// The folder of partial files.
+    public var partialDirectory: URL { destinationDirectory.appendingPathComponent(".partial", isDirectory: true) }
+    /// The partial file while downloading.
+    public var partialURL: URL { partialDirectory.appendingPathComponent(localName + ".part", isDirectory: false) }
+}
+
+/// The file-system paths of one download, computed once.
+struct DownloadPaths: Sendable {
+    /// The destination folder.
+    let destination: String
+    /// `<destination>/.partial`.
+    let partialDirectory: String
+    /// `<destination>/.partial/<name>.part`.
+    let partialFile: String
+    /// `<destination>/.partial/<name>.part.meta`, the saved validator.
+    let metaFile: String
+    /// `<destination>/<name>`.
+    let finalFile: String
+
+    init(_ request: DownloadRequest) {
+        var destination = request.destinationDirectory.path
+        while destination.count > 1 && destination.hasSuffix("/") { destination.removeLast() }
+        self.destination = destination
+        partialDirectory = destination + "/.partial"
+        partialFile = partialDirectory + "/" + request.localName + ".part"
+        metaFile = partialFile + ".meta"
+        finalFile = destination + "/" + request.localName
+    }
+}
+
+/// How far one download has come.
+public struct DownloadProgress: Sendable, Hashable {
+    /// Bytes of the file received so far, a resume's earlier bytes included.
+    public var bytesTransferred: Int64
+    /// The file's size, once the device has said it.
+    public var totalBytes: Int64?
+    /// Bytes that arrived since the previous report.
+    public var chunkBytes: Int
+    /// A copy of those bytes, when the request asked for them (`reportsChunkData`).
+    public var chunk: Data? = nil
+}
+
+/// A finished download.
+public struct DownloadResult: Sendable, Hashable {
+    /// The committed file.
+    public var fileURL: URL
+    /// Its size.
+    public var size: Int64
+    /// Its SHA-256.
+    public var sha256: [UInt8]
+    /// Body bytes received over the network, over every attempt (more than `size` when a
+    /// changed file had to start again).
+    public var bytesReceived: Int64
+    /// Bytes that were already in the partial file when this download started.
+    public var bytesResumed: Int64
+    /// How many requests it took.
+    public var attempts: Int
+}
+
+/// How often and how patiently a dropped download is tried again.
+public struct RetryPolicy: Sendable, Hashable {
+    /// Retries allowed in a row without any new byte arriving.
+    public var maxRetriesWithoutProgress: Int
+    /// Retries allowed in all.
+    public var maxRetries: Int
+    /// The first wait before a retry; it doubles after each failure without progress.
+    public var initialBackoff: Duration
+    /// The longest wait.
+    public var maxBackoff: Duration
+
+    /// Creates a policy.
+    public init(maxRetriesWithoutProgress: Int = 5, maxRetries: Int = 50, initialBackoff: Duration = .milliseconds(50), maxBackoff: Duration = .seconds(2)) {
+        self.maxRetriesWithoutProgress = maxRetriesWithoutProgress
+        self.maxRetries = maxRetries
+        self.initialBackoff = initialBackoff
+        self.maxBackoff = maxBackoff
+    }
+
+    /// The wait before retry number `failuresWithoutProgress` (1-based).
+    public func backoff(afterFailures failuresWithoutProgress: Int) -> Duration {
+        var wait = initialBackoff
+        for _ in 1..<max(1, failuresWithoutProgress) {
+            wait = wait * 2
+            if wait >= maxBackoff { return maxBackoff }
+        }
+        return min(wait, maxBackoff)
+    }
+}

@@ -1,0 +1,329 @@
+import AIBudsDigest
+import AIBudsLog
+import AIBudsNet
+import AIBudsWire
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One file's download, run to completion on the calling thread with blocking socket I/O:
+/// requests, resumes after drops, verification and the atomic commit.
+final class FileDownloadJob: Sendable {
+    /// How an attempt ended without throwing.
+    private enum Outcome {
+        /// The whole file is in the partial file.
+        case complete
+        /// Try again at once (the partial file was restarted).
+        case again
+    }
+
+    /// A failure worth a retry after a pause.
+    private struct Retryable: Error {
+        var error: TransferError
+    }
+
+    /// A kept-alive connection that turned out to be closed before any response byte.
+    private struct StaleConnection: Error {}
+
+    let request: DownloadRequest
+    private let configuration: HTTPFileDownloader.Configuration
+    private let pool: HTTPConnectionPool
+    private let logger: any LogService
+    private let progress: (@Sendable (DownloadProgress) -> Void)?
+    private let cancelled = Atomic<Bool>(false)
+    private let current = Mutex<TCPConnection?>(nil)
+    private let wakeup = DispatchSemaphore(value: 0)
+
+    init(
+        request: DownloadRequest, configuration: HTTPFileDownloader.Configuration, pool: HTTPConnectionPool, logger: any LogService,
+        progress: (@Sendable (DownloadProgress) -> Void)?
+    ) {
+        self.request = request
+        self.configuration = configuration
+        self.pool = pool
+        self.logger = logger
+        self.progress = progress
+    }
+
+    /// Stops the download as soon as possible; `run` then throws `TransferError.cancelled`.
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        current.withLock { $0?.shutdown() }
+        wakeup.signal()
+    }
+
+    private var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    private var cancelledError: TransferError {
+        TransferError(.cancelled, "the download of \(request.localName) was cancelled; its partial file is kept for a resume")
+    }
+
+    /// Downloads and verifies the file, streaming through `buffer` (block-aligned, at least
+    /// 64 KiB); the caller commits it.
+    func run(buffer: UnsafeMutableRawBufferPointer) throws -> (result: DownloadResult, commit: PendingCommit) {
+        let url: HTTPURL
+        do { url = try HTTPURL(parsing: request.url) } catch {
+            throw TransferError(.invalidURL, "\"\(request.url)\" is not an http URL", underlying: error)
+        }
+        let address = SocketAddress(host: url.host, port: url.port)
+        guard address.family != nil else {
+            throw TransferError(.invalidURL, "the host of \"\(request.url)\" is not a numeric IP address")
+        }
+        guard SafeFileName.isSafe(request.localName) else {
+            throw TransferError(.unsafeFileName, "\"\(request.localName)\" is not a safe local file name")
+        }
+        let paths = DownloadPaths(request)
+        try checkDestination(paths)
+        guard !isCancelled else { throw cancelledError }
+
+        var part = try PartialFile(paths: paths, url: request.url, buffer: buffer)
+        let resumed = part.length
+        var received: Int64 = 0
+        var attempts = 0
+        var retries = 0
+        var failuresWithoutProgress = 0
+        do {
+            attemptLoop: while true {
+                guard !isCancelled else { throw cancelledError }
+                attempts += 1
+                let before = part.length
+                do {
+                    switch try attempt(url: url, address: address, part: &part, buffer: buffer, received: &received) {
+                    case .complete: break attemptLoop
+                    case .again: continue attemptLoop
+                    }
+                } catch let failure as Retryable {
+                    guard !isCancelled else { throw cancelledError }
+                    retries += 1
+                    failuresWithoutProgress = part.length > before ? 0 : failuresWithoutProgress + 1
+                    guard retries <= configuration.retry.maxRetries,
+                        failuresWithoutProgress <= configuration.retry.maxRetriesWithoutProgress
+                    else { throw failure.error }
+                    let wait = configuration.retry.backoff(afterFailures: max(1, failuresWithoutProgress))
+                    logger.log(.info, "transfer", "\(request.localName): \(failure.error); retry \(retries) at byte \(part.length) in \(wait)")
+                    _ = wakeup.wait(timeout: .now() + .nanoseconds(Int(wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)))
+                }
+            }
+            guard !isCancelled else { throw cancelledError }
+            let digest = try verify(&part)
+            logger.log(.debug, "transfer", "\(request.localName): \(part.length) bytes in \(attempts) request(s)")
+            let result = DownloadResult(
+                fileURL: request.finalURL, size: part.length, sha256: digest, bytesReceived: received, bytesResumed: resumed, attempts: attempts)
+            return (result, part.finish(overwrite: request.overwrite))
+        } catch {
+            if let error = error as? TransferError, error.code == .sizeMismatch || error.code == .checksumMismatch {
+                part.discard()
+            } else {
+                part.saveValidator()
+                part.close()
+            }
+            throw error
+        }
+    }
+
+    private func checkDestination(_ paths: DownloadPaths) throws {
+        var info = stat()
+        guard stat(paths.destination, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw TransferError(.localFileError, "the destination \(paths.destination) is not a folder",
+                underlying: FileSystemFailure(operation: "stat", path: paths.destination, errno: errno == 0 ? ENOTDIR : errno))
+        }
+        if !request.overwrite, access(paths.finalFile, F_OK) == 0 {
+            throw TransferError(.fileExists, "\(paths.finalFile) already exists")
+        }
+    }
+
+    /// Checks the size and digest against what the device said.
+    private func verify(_ part: inout PartialFile) throws -> [UInt8] {
+        if let size = part.validator?.size, size != part.length {
+            throw TransferError(.sizeMismatch, "\(request.localName): got \(part.length) bytes, the device announced \(size)")
+        }
+        if let expected = request.expectedSize, expected != part.length {
+            throw TransferError(.sizeMismatch, "\(request.localName): got \(part.length) bytes, expected \(expected)")
+        }
+        let digest = part.finalizeDigest()
+        if let expected = request.expectedSHA256, expected != digest {
+            throw TransferError(.checksumMismatch, "\(request.localName): SHA-256 \(digest.hexString) differs from the device's \(expected.hexString)")
+        }
+        return digest
+    }
+
+    /// One request and its response, on a pooled connection; a stale kept-alive connection is
+    /// replaced once without counting as an attempt.
+    private func attempt(url: HTTPURL, address: SocketAddress, part: inout PartialFile, buffer: UnsafeMutableRawBufferPointer, received: inout Int64) throws -> Outcome {
+        while true {
+            let checkout: (connection: TCPConnection, reused: Bool)
+            do {
+                checkout = try pool.checkout(address, connectTimeout: configuration.connectTimeout)
+            } catch {
+                throw Retryable(error: TransferError(.connectionFailed, "cannot connect to \(address)", underlying: error))
+            }
+            current.withLock { $0 = checkout.connection }
+            if isCancelled { checkout.connection.shutdown() }
+            defer { current.withLock { $0 = nil } }
+            do {
+                let outcome = try exchange(on: checkout.connection, reused: checkout.reused, url: url, part: &part, buffer: buffer, received: &received)
+                if outcome.keepAlive { pool.checkin(checkout.connection, for: address) } else { checkout.connection.close() }
+                return outcome.outcome
+            } catch is StaleConnection {
+                checkout.connection.close()
+                continue
+            } catch {
+                checkout.connection.close()
+                throw error
+            }
+        }
+    }
+
+    private func exchange(
+        on connection: TCPConnection, reused: Bool, url: HTTPURL, part: inout PartialFile, buffer: UnsafeMutableRawBufferPointer, received: inout Int64
+    ) throws -> (outcome: Outcome, keepAlive: Bool) {
+        var headers: HTTPHeaders = ["Host": url.hostHeader]
+        do {
+            headers.add(name: "Authorization", value: try HTTPAuthorization.bearerValue(token: request.token))
+        } catch {
+            throw TransferError(.invalidURL, "the bearer token is not valid", underlying: error)
+        }
+        if part.length > 0, let validator = part.validator {
+            headers.add(name: "Range", value: HTTPByteRange.from(first: part.length).headerValue)
+            headers.add(name: "If-Range", value: validator.etag)
+        } else if part.length > 0 {
+            try part.restart()
+        }
+        let timeout = configuration.ioTimeout
+
+        // Send the request and read the response head into the buffer.
+        var filled = 0
+        let headLength: Int
+        do {
+            try connection.write(HTTPRequestHead(method: "GET", target: url.path, headers: headers).serialized(), timeout: timeout)
+            while true {
+                if filled > 0, let length = try HTTPHeadParser.headLength(in: UnsafeRawBufferPointer(rebasing: buffer[0..<filled])) {
+                    headLength = length
+                    break
+                }
+                let count = try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), timeout: timeout)
+                if count == 0 {
+                    if reused && filled == 0 && !isCancelled { throw StaleConnection() }
+                    throw NetError(.connectionReset, "the device closed the connection before a complete response head")
+                }
+                filled += count
+            }
+        } catch let error as NetError {
+            if reused && filled == 0 && error.code == .connectionReset && !isCancelled { throw StaleConnection() }
+            throw Retryable(error: TransferError(.connectionLost, "no response from the device", underlying: error))
+        } catch let error as HTTPError {
+            throw TransferError(.invalidResponse, "malformed response head", underlying: error)
+        }
+        let response: HTTPResponseHead
+        let contentLength: Int64
+        do {
+            response = try HTTPResponseHead(parsing: UnsafeRawBufferPointer(rebasing: buffer[0..<headLength]))
+            guard response.headers["Transfer-Encoding"] == nil else {
+                throw HTTPError(.unsupportedTransferEncoding, "Transfer-Encoding is not supported")
+            }
+            guard let length = try response.headers.contentLength() else {
+                throw HTTPError(.invalidContentLength, "the response has no Content-Length")
+            }
+            contentLength = length
+        } catch {
+            throw TransferError(.invalidResponse, "invalid response to GET \(url.path)", underlying: error)
+        }
+
+        // Decide where the body goes.
+        let total: Int64
+        switch response.status {
+        case 200:
+            if part.length > 0 {
+                logger.log(.info, "transfer", "\(request.localName): the device sent the whole file (it changed); starting over")
+                try part.restart()
+            }
+            total = contentLength
+        case 206:
+            guard let value = response.headers["Content-Range"], case .bytes(let first, let last, let size?) = try? HTTPContentRange(parsing: value),
+                first == part.length, last - first + 1 == contentLength, last + 1 == size
+            else {
+                throw TransferError(.invalidResponse, "206 with a Content-Range that does not continue byte \(part.length)")
+            }
+            total = size
+        case 416 where part.length > 0:
+            if let value = response.headers["Content-Range"], case .unsatisfied(let size) = try? HTTPContentRange(parsing: value), size == part.length {
+                // The partial file already holds the whole file.
+                return (.complete, response.keepAlive && contentLength == 0)
+            }
+            try part.restart()
+            return (.again, response.keepAlive && contentLength == 0)
+        case 500...599:
+            throw Retryable(error: TransferError(.httpStatus, "the device answered \(response.status) \(response.reason)", httpStatus: response.status))
+        default:
+            throw TransferError(.httpStatus, "the device answered \(response.status) \(response.reason) for \(url.path)", httpStatus: response.status)
+        }
+        if let expected = request.expectedSize, total != expected {
+            throw TransferError(.sizeMismatch, "\(request.localName): the device serves \(total) bytes, expected \(expected)")
+        }
+        if let etag = response.headers["ETag"] {
+            part.validator = PartialFile.Validator(url: request.url, etag: etag, size: total)
+        } else {
+            part.validator = nil
+        }
+
+        // Stream the body into the partial file. `pending` bytes at the start of the buffer are
+        // received but not yet written; writes happen in whole blocks (see PartialFile).
+        var pending = filled - headLength
+        guard Int64(pending) <= contentLength else {
+            throw TransferError(.invalidResponse, "the device sent more than Content-Length")
+        }
+        if pending > 0, let base = buffer.baseAddress {
+            memmove(base, base + headLength, pending)  // block-aligned memory for direct writes
+            report(pending, part: part, pending: pending, total: total, received: &received, buffer: buffer)
+        }
+        var remaining = contentLength - Int64(pending)
+        part.useDirectWrites(forComing: contentLength)
+        let flushThreshold = buffer.count - min(buffer.count / 4, 256 * 1024)
+        do {
+            while remaining > 0 {
+                guard !isCancelled else { throw cancelledError }
+                if pending >= flushThreshold { pending = try flush(pending, of: buffer, into: &part, final: false) }
+                let want = Int(min(Int64(buffer.count - pending), remaining))
+                let count = try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[pending..<(pending + want)]), timeout: timeout)
+                guard count > 0 else {
+                    throw NetError(.connectionReset, "the connection closed \(remaining) bytes before the end of the body")
+                }
+                pending += count
+                remaining -= Int64(count)
+                report(count, part: part, pending: pending, total: total, received: &received, buffer: buffer)
+            }
+            _ = try flush(pending, of: buffer, into: &part, final: true)
+        } catch let error as NetError {
+            // Keep what arrived, in whole blocks; the rest comes again with the resume.
+            _ = try flush(pending, of: buffer, into: &part, final: false)
+            if isCancelled { throw cancelledError }
+            throw Retryable(error: TransferError(.connectionLost, "the connection dropped at byte \(part.length) of \(total)", underlying: error))
+        } catch let error as TransferError where error.code == .cancelled {
+            _ = try flush(pending, of: buffer, into: &part, final: false)
+            throw error
+        }
+        return (.complete, response.keepAlive)
+    }
+
+    /// Writes the pending bytes at the start of the buffer (whole blocks unless `final`) and moves
+    /// what is left to the front; returns the bytes still pending.
+    private func flush(_ pending: Int, of buffer: UnsafeMutableRawBufferPointer, into part: inout PartialFile, final: Bool) throws -> Int {
+        guard pending > 0 else { return 0 }
+        let written = try part.append(from: buffer, count: pending, final: final)
+        let left = pending - written
+        if left > 0, let base = buffer.baseAddress { memmove(base, base + written, left) }
+        return left
+    }
+
+    private func report(
+        _ count: Int, part: PartialFile, pending: Int, total: Int64, received: inout Int64, buffer: UnsafeMutableRawBufferPointer
+    ) {
+        received += Int64(count)
+        let chunk = request.reportsChunkData ? Data(UnsafeRawBufferPointer(rebasing: buffer[(pending - count)..<pending])) : nil
+        progress?(DownloadProgress(bytesTransferred: part.length + Int64(pending), totalBytes: total, chunkBytes: count, chunk: chunk))
+    }
+}

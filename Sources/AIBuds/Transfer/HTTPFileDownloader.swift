@@ -1,0 +1,229 @@
+import AIBudsLog
+import Foundation
+import Synchronization
+
+/// The SDK's HTTP download engine for the device's data plane.
+///
+/// Each file streams through one fixed buffer into `<dest>/.partial/<name>.part` (memory stays
+/// constant whatever the file size), is hashed with SHA-256 as it is written, resumes after a
+/// dropped connection with `Range` + `If-Range` (a changed file starts over), is checked against
+/// the expected size and digest, then made durable and renamed into place. Connections are kept
+/// alive and reused across files. Downloads run on their own threads with blocking socket I/O,
+/// so they never occupy Swift concurrency's cooperative threads.
+public final class HTTPFileDownloader: Sendable {
+    /// Tuning of the engine.
+    public struct Configuration: Sendable, Hashable {
+        /// The bytes read from the socket and written to the file at a time.
+        public var bufferSize: Int
+        /// How long connecting may take.
+        public var connectTimeout: Duration
+        /// How long a read or write may make no progress.
+        public var ioTimeout: Duration
+        /// How dropped downloads are retried.
+        public var retry: RetryPolicy
+        /// Idle keep-alive connections kept per device.
+        public var maxIdleConnectionsPerHost: Int
+        /// Files downloaded at once by `download(_:parallelism:progress:)` when not told.
+        public var parallelism: Int
+        /// Finished files made durable (`fsync`) and renamed at once, beside the downloads.
+        public var commitWidth: Int
+
+        /// Creates a configuration; the defaults are the measured best on this project's
+        /// benchmark machine (docs/benchmarks.md).
+        public init(
+            bufferSize: Int = 1 << 20, connectTimeout: Duration = .seconds(5), ioTimeout: Duration = .seconds(30),
+            retry: RetryPolicy = RetryPolicy(), maxIdleConnectionsPerHost: Int = 8, parallelism: Int = 4, commitWidth: Int = 16
+        ) {
+            self.bufferSize = bufferSize
+            self.connectTimeout = connectTimeout
+            self.ioTimeout = ioTimeout
+            self.retry = retry
+            self.maxIdleConnectionsPerHost = maxIdleConnectionsPerHost
+            self.parallelism = parallelism
+            self.commitWidth = commitWidth
+        }
+    }
+
+    /// The engine's configuration.
+    public let configuration: Configuration
+    private let logger: any LogService
+    private let pool: HTTPConnectionPool
+    private let scopes = Mutex<[ObjectIdentifier: DownloadScope]>([:])
+
+    /// Creates an engine.
+    public init(configuration: Configuration = Configuration(), logger: any LogService = NullLogService()) {
+        self.configuration = configuration
+        self.logger = logger
+        self.pool = HTTPConnectionPool(maxIdlePerHost: configuration.maxIdleConnectionsPerHost)
+    }
+
+    deinit { pool.closeAll() }
+
+    /// Downloads one file; cancelling the task (or `cancelAll`) stops it with
+    /// `TransferError.cancelled` and keeps the partial file for a resume.
+    public func download(_ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)? = nil) async throws -> DownloadResult {
+        let results = await download([request], parallelism: 1) { _, update in progress?(update) }
+        return try results[0].get()
+    }
+
+    /// Downloads files, `parallelism` at a time (default `configuration.parallelism`); returns
+    /// one result per request, in order. `progress` receives the request's index.
+    public func download(
+        _ requests: [DownloadRequest], parallelism: Int? = nil, progress: (@Sendable (Int, DownloadProgress) -> Void)? = nil
+    ) async -> [Result<DownloadResult, TransferError>] {
+        guard !requests.isEmpty else { return [] }
+        let scope = DownloadScope()
+        scopes.withLock { $0[ObjectIdentifier(scope)] = scope }
+        defer { scopes.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(scope)) } }
+        let workers = min(max(1, parallelism ?? configuration.parallelism), requests.count)
+        let commits = CommitQueue(width: configuration.commitWidth)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let batch = DownloadBatch(count: requests.count) { results in
+                    // One directory sync per destination makes every committed name durable.
+                    for directory in Set(requests.map { DownloadPaths($0).destination }) { FileRenamer.finishDestination(directory) }
+                    continuation.resume(returning: results)
+                }
+                for worker in 0..<workers {
+                    let thread = Thread { [self] in
+                        let buffer = makeBuffer()
+                        defer { buffer.deallocate() }
+                        while let index = batch.next() {
+                            let request = requests[index]
+                            switch runOne(request, scope: scope, buffer: buffer, progress: { progress?(index, $0) }) {
+                            case .failure(let error):
+                                batch.finish(index, .failure(error))
+                            case .success(let (result, pending)):
+                                commits.submit(pending) { [self] outcome in
+                                    if case .failure(let error) = outcome { logger.log(.error, "transfer", "\(request.localName): \(error)") }
+                                    batch.finish(index, outcome.map { result })
+                                }
+                            }
+                        }
+                    }
+                    thread.name = "aibuds-download-\(worker)"
+                    thread.start()
+                }
+            }
+        } onCancel: {
+            scope.cancel()
+        }
+    }
+
+    /// Downloads one file on the calling thread, blocking it; for tools and benchmarks.
+    public func downloadBlocking(_ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)? = nil) throws -> DownloadResult {
+        let scope = DownloadScope()
+        scopes.withLock { $0[ObjectIdentifier(scope)] = scope }
+        defer { scopes.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(scope)) } }
+        let buffer = makeBuffer()
+        defer { buffer.deallocate() }
+        let (result, pending) = try runOne(request, scope: scope, buffer: buffer, progress: progress).get()
+        try pending.commit(syncDirectory: true)
+        return result
+    }
+
+    /// Cancels every download in progress; each ends with `TransferError.cancelled`.
+    public func cancelAll() {
+        let all = scopes.withLock { Array($0.values) }
+        for scope in all { scope.cancel() }
+    }
+
+    /// Closes the kept-alive connections (for example when leaving transfer mode).
+    public func closeIdleConnections() { pool.closeAll() }
+
+    /// A download buffer: block-aligned for direct writes, at least 64 KiB.
+    private func makeBuffer() -> UnsafeMutableRawBufferPointer {
+        let size = max(configuration.bufferSize, 64 * 1024)
+        let aligned = (size + PartialFile.directAlignment - 1) / PartialFile.directAlignment * PartialFile.directAlignment
+        return UnsafeMutableRawBufferPointer.allocate(byteCount: aligned, alignment: PartialFile.directAlignment)
+    }
+
+    /// Downloads and verifies one file; its commit is left to the caller.
+    private func runOne(
+        _ request: DownloadRequest, scope: DownloadScope, buffer: UnsafeMutableRawBufferPointer, progress: (@Sendable (DownloadProgress) -> Void)?
+    ) -> Result<(DownloadResult, PendingCommit), TransferError> {
+        let job = FileDownloadJob(request: request, configuration: configuration, pool: pool, logger: logger, progress: progress)
+        guard scope.register(job) else {
+            return .failure(TransferError(.cancelled, "the download of \(request.localName) was cancelled before it started"))
+        }
+        defer { scope.unregister(job) }
+        do {
+            let (result, pending) = try job.run(buffer: buffer)
+            return .success((result, pending))
+        } catch let error as TransferError {
+            logger.log(error.code == .cancelled ? .info : .error, "transfer", "\(request.localName): \(error)")
+            return .failure(error)
+        } catch {
+            return .failure(TransferError(.localFileError, "\(error)", underlying: error))
+        }
+    }
+}
+
+/// The jobs of one `download` call, cancelled together.
+final class DownloadScope: Sendable {
+    private struct State {
+        var cancelled = false
+        var jobs: [ObjectIdentifier: FileDownloadJob] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// Adds a job; false when the scope is already cancelled.
+    func register(_ job: FileDownloadJob) -> Bool {
+        state.withLock { state in
+            guard !state.cancelled else { return false }
+            state.jobs[ObjectIdentifier(job)] = job
+            return true
+        }
+    }
+
+    func unregister(_ job: FileDownloadJob) {
+        state.withLock { _ = $0.jobs.removeValue(forKey: ObjectIdentifier(job)) }
+    }
+
+    func cancel() {
+        let jobs = state.withLock { state in
+            state.cancelled = true
+            return Array(state.jobs.values)
+        }
+        for job in jobs { job.cancel() }
+    }
+}
+
+/// Hands out request indices to worker threads and collects results; calls `completion` once,
+/// outside its lock, when every request has a result.
+final class DownloadBatch: Sendable {
+    private struct State {
+        var nextIndex = 0
+        var results: [Result<DownloadResult, TransferError>?]
+        var finished = 0
+    }
+
+    private let state: Mutex<State>
+    private let completion: @Sendable ([Result<DownloadResult, TransferError>]) -> Void
+
+    init(count: Int, completion: @escaping @Sendable ([Result<DownloadResult, TransferError>]) -> Void) {
+        self.state = Mutex(State(results: Array(repeating: nil, count: count)))
+        self.completion = completion
+    }
+
+    /// The next request to start, or nil when all have started.
+    func next() -> Int? {
+        state.withLock { state in
+            guard state.nextIndex < state.results.count else { return nil }
+            defer { state.nextIndex += 1 }
+            return state.nextIndex
+        }
+    }
+
+    /// Records the result of a request.
+    func finish(_ index: Int, _ result: Result<DownloadResult, TransferError>) {
+        let all: [Result<DownloadResult, TransferError>]? = state.withLock { state in
+            state.results[index] = result
+            state.finished += 1
+            guard state.finished == state.results.count else { return nil }
+            return state.results.map { $0 ?? .failure(TransferError(.cancelled, "not started")) }
+        }
+        if let all { completion(all) }
+    }
+}

@@ -1,0 +1,239 @@
+import AIBudsDigest
+import AIBudsWire
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A download in progress on disk: `<dest>/.partial/<name>.part`, the SHA-256 of its bytes so
+/// far, and the validator (URL, ETag, size) it belongs to.
+///
+/// A large body is written with `O_DIRECT` where the file system allows it: the bytes go from the
+/// download buffer to the disk without a copy through the page cache, which measured several
+/// times cheaper than buffered writes plus `fsync` (docs/benchmarks.md); small files are written
+/// buffered, where a direct write's device round trip would cost more than the copy. Direct
+/// writes must be whole blocks at block offsets, so while they are on the file length stays a
+/// multiple of `alignment`; the last partial block is written normally.
+///
+/// The validator is written beside the file (`<name>.part.meta`) only when a download stops
+/// early, so that a later download can resume with `Range` + `If-Range`; a `.part` without one
+/// starts over.
+struct PartialFile {
+    /// What a partial file belongs to.
+    struct Validator: Hashable {
+        var url: String
+        var etag: String
+        var size: Int64
+    }
+
+    /// The block size direct writes are aligned to (offsets, lengths and memory).
+    static let directAlignment = 4096
+    /// Linux's `O_DIRECT`, which Glibc's Swift module hides behind `_GNU_SOURCE`; 0 where unknown.
+    #if arch(x86_64) || arch(i386)
+    static let directFlag: Int32 = 0o40000
+    #elseif arch(arm64) || arch(arm)
+    static let directFlag: Int32 = 0o200000
+    #else
+    static let directFlag: Int32 = 0
+    #endif
+    /// The smallest body written with direct writes.
+    static let directThreshold: Int64 = 8 << 20
+    /// How many written bytes accumulate before their writeback is started (buffered mode).
+    private static let writebackStep: Int64 = 8 << 20
+
+    let paths: DownloadPaths
+    private let descriptor: Int32
+    /// Whether writes bypass the page cache.
+    private(set) var direct: Bool
+    /// Bytes in the file.
+    private(set) var length: Int64 = 0
+    /// The validator of the bytes in the file, when known.
+    var validator: Validator?
+    private var hasher = SHA256()
+    private var closed = false
+    /// Bytes below this offset have been handed to writeback already (buffered mode).
+    private var writebackStarted: Int64 = 0
+
+    /// The multiple of which every write but the last must be.
+    var alignment: Int { direct ? PartialFile.directAlignment : 1 }
+
+    /// Opens (creating `.partial/` and the file as needed) the partial file of a download. Bytes
+    /// already there are kept, and hashed through `buffer`, only when their validator was saved
+    /// for the same URL.
+    init(paths: DownloadPaths, url: String, buffer: UnsafeMutableRawBufferPointer) throws {
+        self.paths = paths
+        var fd: Int32 = -1
+        for _ in 0..<2 {
+            if mkdir(paths.partialDirectory, 0o755) != 0, errno != EEXIST {
+                throw PartialFile.failure("mkdir", paths.partialDirectory)
+            }
+            fd = open(paths.partialFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            // ENOENT: another batch removed the empty folder in between; make it again.
+            if fd >= 0 || errno != ENOENT { break }
+        }
+        descriptor = fd
+        direct = false
+        guard descriptor >= 0 else { throw PartialFile.failure("open", paths.partialFile) }
+        do {
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                throw TransferError(.localFileError, "\(paths.partialFile) is being downloaded by another task")
+            }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { throw PartialFile.failure("fstat", paths.partialFile) }
+            let existing = Int64(info.st_size)
+            guard existing > 0 else { return }
+            // The same file of the device: the same path. Host and port change with every transfer
+            // session (the device opens its data plane afresh); If-Range with the saved ETag still
+            // guards the bytes.
+            if let saved = PartialFile.readValidator(at: paths.metaFile), PartialFile.samePath(saved.url, url),
+                existing <= saved.size
+            {
+                try hashExisting(existing, buffer: buffer)
+                validator = saved
+            } else {
+                try restart()
+            }
+        } catch {
+            Glibc.close(descriptor)
+            throw error
+        }
+    }
+
+    /// Whether two data-plane URLs name the same device file (equal paths).
+    static func samePath(_ first: String, _ second: String) -> Bool {
+        guard let a = try? HTTPURL(parsing: first), let b = try? HTTPURL(parsing: second) else { return first == second }
+        return a.path == b.path
+    }
+
+    /// Turns direct writes on for a body of `bytes` more bytes when it is large enough to gain
+    /// from them and the file ends at a block boundary.
+    mutating func useDirectWrites(forComing bytes: Int64) {
+        guard !direct, PartialFile.directFlag != 0, bytes >= PartialFile.directThreshold,
+            length % Int64(PartialFile.directAlignment) == 0
+        else { return }
+        setDirect(true)
+    }
+
+    /// Empties the file to download from byte 0 (a changed file, a lost validator).
+    mutating func restart() throws {
+        guard ftruncate(descriptor, 0) == 0 else { throw PartialFile.failure("truncate", paths.partialFile) }
+        length = 0
+        writebackStarted = 0
+        hasher = SHA256()
+        validator = nil
+        unlink(paths.metaFile)
+    }
+
+    /// Appends the first `count` bytes of `buffer` (block-aligned memory) and adds them to the
+    /// digest. Unless `final`, only whole blocks are written; returns how many bytes were.
+    mutating func append(from buffer: UnsafeMutableRawBufferPointer, count: Int, final: Bool) throws -> Int {
+        let whole = count - count % alignment
+        if whole > 0 { try writeFully(UnsafeRawBufferPointer(rebasing: buffer[0..<whole])) }
+        guard final, whole < count else { return whole }
+        // The last partial block: direct writes cannot take it, so switch to buffered for it.
+        if direct { setDirect(false) }
+        try writeFully(UnsafeRawBufferPointer(rebasing: buffer[whole..<count]))
+        return count
+    }
+
+    /// The SHA-256 of the whole file; the partial file takes no more bytes afterwards.
+    mutating func finalizeDigest() -> [UInt8] { hasher.finalize() }
+
+    /// Hands the finished file over for its commit (see `PendingCommit`); this value no longer
+    /// owns the descriptor.
+    mutating func finish(overwrite: Bool) -> PendingCommit {
+        closed = true
+        return PendingCommit(descriptor: descriptor, paths: paths, overwrite: overwrite, direct: direct, validatorText: validatorText)
+    }
+
+    /// Saves the validator beside the file so a later download can resume; best effort.
+    func saveValidator() { PartialFile.save(validatorText, to: paths.metaFile) }
+
+    private var validatorText: String? {
+        guard let validator, length > 0 else { return nil }
+        return "aibuds-partial 1\n\(validator.url)\n\(validator.etag)\n\(validator.size)\n"
+    }
+
+    static func save(_ validatorText: String?, to path: String) {
+        guard let validatorText else { return }
+        try? Data(validatorText.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    /// Deletes the partial file and its validator (its bytes are known to be wrong).
+    mutating func discard() {
+        close()
+        unlink(paths.partialFile)
+        unlink(paths.metaFile)
+    }
+
+    /// Closes the file, keeping it on disk.
+    mutating func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(descriptor)
+    }
+
+    private mutating func writeFully(_ bytes: UnsafeRawBufferPointer) throws {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = pwrite(descriptor, base + offset, bytes.count - offset, off_t(length) + off_t(offset))
+            if written > 0 {
+                offset += written
+                continue
+            }
+            if written < 0, errno == EINTR { continue }
+            if written < 0, errno == EINVAL, direct {
+                // The file system accepted O_DIRECT but not these offsets or sizes.
+                setDirect(false)
+                continue
+            }
+            if written == 0 { errno = EIO }
+            throw PartialFile.failure("write", paths.partialFile)
+        }
+        hasher.update(bytes)
+        length += Int64(bytes.count)
+        if !direct, length - writebackStarted >= PartialFile.writebackStep {
+            // Buffered mode: start writing these pages now (POSIX_FADV_DONTNEED begins writeback of
+            // dirty pages and drops clean ones), so the final fsync has less to wait for.
+            _ = posix_fadvise(descriptor, off_t(writebackStarted), off_t(length - writebackStarted), POSIX_FADV_DONTNEED)
+            writebackStarted = length
+        }
+    }
+
+    private mutating func setDirect(_ on: Bool) {
+        let flags = fcntl(descriptor, F_GETFL)
+        if flags >= 0, fcntl(descriptor, F_SETFL, on ? flags | PartialFile.directFlag : flags & ~PartialFile.directFlag) == 0 { direct = on }
+    }
+
+    private mutating func hashExisting(_ size: Int64, buffer: UnsafeMutableRawBufferPointer) throws {
+        var offset: Int64 = 0
+        while offset < size {
+            let count = pread(descriptor, buffer.baseAddress, Int(min(Int64(buffer.count), size - offset)), off_t(offset))
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw PartialFile.failure("read", paths.partialFile) }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            offset += Int64(count)
+        }
+        length = size
+    }
+
+    private static func readValidator(at path: String) -> Validator? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 16 * 1024)
+        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0, let text = String(validating: bytes[0..<count], as: UTF8.self) else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count >= 4, lines[0] == "aibuds-partial 1", let size = Int64(lines[3]), size >= 0 else { return nil }
+        return Validator(url: String(lines[1]), etag: String(lines[2]), size: size)
+    }
+
+    static func failure(_ operation: String, _ path: String) -> TransferError {
+        let failure = FileSystemFailure(operation: operation, path: path, errno: errno)
+        let what = failure.errno == ENOSPC ? "the disk is full" : "cannot \(operation) \(path)"
+        return TransferError(.localFileError, what, underlying: failure)
+    }
+}

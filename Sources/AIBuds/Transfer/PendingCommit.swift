@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A finished, verified partial file waiting to be made durable and moved into place.
+///
+/// Committing is separate from downloading so that a batch can overlap the disk's latency
+/// (`fsync`) with the next downloads (see `CommitQueue`).
+struct PendingCommit: Sendable {
+    /// The open partial file, owned by this value until `commit` or `abandon`.
+    let descriptor: Int32
+    let paths: DownloadPaths
+    let overwrite: Bool
+    /// Whether the bytes went around the page cache (nothing to drop afterwards).
+    let direct: Bool
+    /// The validator to save if the commit fails, so the bytes can still be reused.
+    let validatorText: String?
+
+    /// Makes the bytes durable, then gives the file its final name atomically; never replaces an
+    /// existing file unless `overwrite` (else `TransferError.fileExists`, keeping the partial
+    /// file). With `syncDirectory` the new name is made durable too; a batch does that once.
+    func commit(syncDirectory: Bool) throws {
+        guard fsync(descriptor) == 0 else {
+            let error = PartialFile.failure("fsync", paths.partialFile)
+            abandon()
+            throw error
+        }
+        // The clean pages are of no further use to this process; let them go.
+        if !direct { _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED) }
+        Glibc.close(descriptor)
+        do {
+            try FileRenamer.move(paths.partialFile, to: paths.finalFile, replacing: overwrite)
+        } catch {
+            PartialFile.save(validatorText, to: paths.metaFile)
+            throw error
+        }
+        unlink(paths.metaFile)
+        if syncDirectory { FileRenamer.finishDestination(paths.destination) }
+    }
+
+    /// Gives up on the commit, keeping the partial file (and its validator) for a later resume.
+    func abandon() {
+        PartialFile.save(validatorText, to: paths.metaFile)
+        Glibc.close(descriptor)
+    }
+}
+
+/// Atomic renames that can refuse to replace, and directory syncs.
+enum FileRenamer {
+    private typealias Renameat2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+
+    /// Linux's `renameat2`, looked up at run time because Glibc's Swift module hides it.
+    private static let renameat2: Renameat2? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2").map {
+        unsafeBitCast($0, to: Renameat2.self)
+    }
+    private static let renameNoReplace: UInt32 = 1
+
+    /// Renames `source` to `destination` atomically. Unless `replacing`, an existing destination
+    /// is never touched: `TransferError.fileExists`.
+    static func move(_ source: String, to destination: String, replacing: Bool) throws {
+        if replacing {
+            guard rename(source, destination) == 0 else { throw PartialFile.failure("rename", destination) }
+            return
+        }
+        if let renameat2 {
+            if renameat2(AT_FDCWD, source, AT_FDCWD, destination, renameNoReplace) == 0 { return }
+            if errno == EEXIST { throw exists(destination) }
+            guard errno == EINVAL || errno == ENOSYS else { throw PartialFile.failure("rename", destination) }
+        }
+        // No RENAME_NOREPLACE here: a hard link fails on an existing name just as atomically.
+        if link(source, destination) == 0 {
+            unlink(source)
+            return
+        }
+        if errno == EEXIST { throw exists(destination) }
+        // A file system without hard links: check, then rename.
+        guard access(destination, F_OK) != 0 else { throw exists(destination) }
+        guard rename(source, destination) == 0 else { throw PartialFile.failure("rename", destination) }
+    }
+
+    /// Makes the names in a destination durable (after renames into it) and removes its
+    /// `.partial` folder when nothing is left in it; best effort.
+    static func finishDestination(_ path: String) {
+        syncDirectory(path)
+        rmdir(path + "/.partial")
+    }
+
+    /// Makes the names in a folder durable (after renames into it); best effort.
+    static func syncDirectory(_ path: String) {
+        let directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directory >= 0 else { return }
+        _ = fsync(directory)
+        Glibc.close(directory)
+    }
+
+    private static func exists(_ path: String) -> TransferError {
+        TransferError(.fileExists, "\(path) already exists", underlying: FileSystemFailure(operation: "rename", path: path, errno: EEXIST))
+    }
+}

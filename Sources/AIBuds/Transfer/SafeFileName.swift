@@ -1,0 +1,95 @@
+import AIBudsDigest
+import Foundation
+
+/// Turns device file names, which may be hostile, into safe local file names.
+///
+/// A safe name is one path component: no `/`, no NUL or other control or format characters, not
+/// hidden (no leading `.`, so never `.`, `..` or `.partial`), normalized to NFC, and at most
+/// `maxUTF8Length` bytes. Within one batch, names that would be equal on a case-insensitive or
+/// normalizing file system get distinct names (`name (2).ext`).
+public enum SafeFileName {
+    /// The longest local name, in UTF-8 bytes; leaves room below the usual 255-byte limit for
+    /// the `.part` suffix and a ` (N)` uniquifier.
+    public static let maxUTF8Length = 200
+
+    /// The safe local name of one device file name; throws `TransferError.unsafeFileName` when
+    /// nothing usable is left (an empty name).
+    public static func make(from deviceName: String) throws -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in deviceName.precomposedStringWithCanonicalMapping.unicodeScalars {
+            scalars.append(isForbidden(scalar) ? "_" : scalar)
+        }
+        var name = String(scalars)
+        guard !name.isEmpty else {
+            throw TransferError(.unsafeFileName, "the device file name is empty")
+        }
+        if name.hasPrefix(".") { name = "_" + name.dropFirst() }
+        if name.utf8.count > maxUTF8Length { name = shortened(name, original: deviceName) }
+        return name
+    }
+
+    /// Safe, mutually distinct local names for a batch, in order; a name that cannot be made
+    /// safe gets a per-file error instead.
+    public static func assign(_ deviceNames: [String]) -> [Result<String, TransferError>] {
+        var taken = Set<String>()
+        return deviceNames.map { deviceName in
+            Result {
+                let base = try make(from: deviceName)
+                var candidate = base
+                var counter = 2
+                while !taken.insert(collisionKey(candidate)).inserted {
+                    candidate = numbered(base, counter)
+                    counter += 1
+                }
+                return candidate
+            }.mapError { $0 as? TransferError ?? TransferError(.unsafeFileName, "\($0)") }
+        }
+    }
+
+    /// Whether a local name is already safe: what `make` would return for it unchanged.
+    public static func isSafe(_ localName: String) -> Bool {
+        (try? make(from: localName)) == localName
+    }
+
+    /// The key under which two names collide: case-folded and NFC-normalized.
+    static func collisionKey(_ name: String) -> String {
+        name.lowercased().precomposedStringWithCanonicalMapping
+    }
+
+    private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar == "/" || scalar == "\\" { return true }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate: return true
+        default: return false
+        }
+    }
+
+    /// Splits `name.ext` into the stem and the extension (dot included) when the extension is
+    /// short and the stem is not empty.
+    private static func splitExtension(_ name: String) -> (stem: Substring, ext: Substring) {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name[...], "") }
+        let ext = name[dot...]
+        guard ext.utf8.count <= 16 else { return (name[...], "") }
+        return (name[..<dot], ext)
+    }
+
+    /// A long name cut to fit, keeping the extension and adding a digest of the full name so
+    /// different long names stay different.
+    private static func shortened(_ name: String, original: String) -> String {
+        let (stem, ext) = splitExtension(name)
+        let digest = "~" + SHA256.hash(Array(original.utf8)).prefix(4).hexString
+        let budget = maxUTF8Length - ext.utf8.count - digest.utf8.count
+        var kept = ""
+        for character in stem {
+            guard kept.utf8.count + character.utf8.count <= budget else { break }
+            kept.append(character)
+        }
+        return kept + digest + ext
+    }
+
+    /// `stem (N).ext`.
+    private static func numbered(_ name: String, _ counter: Int) -> String {
+        let (stem, ext) = splitExtension(name)
+        return "\(stem) (\(counter))\(ext)"
+    }
+}

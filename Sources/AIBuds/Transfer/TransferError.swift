@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An error of the HTTP download engine: what failed, in words, and the cause underneath.
+///
+/// The import engine maps the codes to the vendor's file-import codes
+/// (shared/reference/public-api.md): `connectionFailed` → 6010 network error,
+/// `invalidResponse`, `sizeMismatch`, `checksumMismatch` → 6011 invalid response,
+/// `httpStatus` → 6012 HTTP error, `connectionLost` → 6013 hotspot connection lost,
+/// `invalidURL` → 6014 invalid URL.
+public struct TransferError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Code: String, Hashable, Sendable {
+        /// The URL is not `http://HOST:PORT/…` with a numeric host.
+        case invalidURL
+        /// No connection could be made to the device.
+        case connectionFailed
+        /// The connection dropped and retries ran out.
+        case connectionLost
+        /// The device answered something that is not a valid response to the request.
+        case invalidResponse
+        /// The device answered with an error status (`httpStatus` says which).
+        case httpStatus
+        /// The downloaded size differs from the expected one.
+        case sizeMismatch
+        /// The SHA-256 of the downloaded bytes differs from the expected one.
+        case checksumMismatch
+        /// The destination file exists and overwriting was not asked for.
+        case fileExists
+        /// The device file name cannot become a safe local name.
+        case unsafeFileName
+        /// Reading or writing a local file failed (a read-only folder, a full disk).
+        case localFileError
+        /// The download was cancelled; its partial file remains for a resume.
+        case cancelled
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// A sentence describing it.
+    public var message: String
+    /// The HTTP status, for `httpStatus`.
+    public var httpStatus: Int?
+    /// The error underneath (a `NetError`, an `HTTPError`, an errno).
+    public var underlying: (any Error)?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, httpStatus: Int? = nil, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.httpStatus = httpStatus
+        self.underlying = underlying
+    }
+
+    /// The code, message and cause in one line.
+    public var description: String {
+        var text = "\(code.rawValue): \(message)"
+        if let underlying { text += " (\(underlying))" }
+        return text
+    }
+}
+
+/// A failed local file operation, with its `errno`.
+public struct FileSystemFailure: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The operation, such as `write`.
+    public var operation: String
+    /// The path involved.
+    public var path: String
+    /// The `errno` reported.
+    public var errno: Int32
+
+    /// Creates a failure.
+    public init(operation: String, path: String, errno: Int32) {
+        self.operation = operation
+        self.path = path
+        self.errno = errno
+    }
+
+    /// `operation path: strerror`.
+    public var description: String { "\(operation) \(path): \(String(cString: strerror(errno)))" }
+}

@@ -1,0 +1,175 @@
+import AIBudsLog
+import AIBudsNet
+import AIBudsWire
+import Foundation
+
+/// Serves the requests of one connection, in order, until it closes.
+struct DataPlaneConnectionLoop {
+    /// How long a kept-alive connection may sit idle between requests.
+    static let idleTimeout: Duration = .seconds(60)
+    /// How long a write may make no progress before the connection is dropped.
+    static let writeTimeout: Duration = .seconds(30)
+    /// The largest request body read and discarded; larger ones get `413`.
+    static let maxDiscardedBody: Int64 = 64 * 1024
+    /// The bytes sent per paced step of a shaped link.
+    static let pacingChunk = 64 * 1024
+
+    let server: DataPlaneServer
+    let connection: TCPConnection
+
+    func run() {
+        let limits = HTTPHeadLimits.default
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: limits.maxHeadBytes, alignment: 16)
+        defer { buffer.deallocate() }
+        var filled = 0
+        do {
+            while !server.isStopping {
+                guard let headLength = try readHead(buffer: buffer, filled: &filled, limits: limits) else { return }
+                let request: HTTPRequestHead
+                do {
+                    request = try HTTPRequestHead(parsing: UnsafeRawBufferPointer(rebasing: buffer[0..<headLength]), limits: limits)
+                } catch let error as HTTPError {
+                    try refuse(error)
+                    return
+                }
+                consume(headLength, buffer: buffer, filled: &filled)
+                server.countRequest()
+                guard try discardBody(of: request, buffer: buffer, filled: &filled) else { return }
+                let reply: DataPlaneReply
+                if server.takeInjectedFailure() {
+                    server.logger.log(.info, "dataplane", "fault: answering \(request.method) \(request.target) with 500")
+                    reply = DataPlaneResponder.empty(500, closeAfter: !request.keepAlive)
+                } else {
+                    reply = DataPlaneResponder.reply(to: request, token: server.token, catalog: server.catalog)
+                }
+                server.logger.log(.debug, "dataplane", "\(request.method) \(request.target) → \(reply.head.status)")
+                guard try send(reply), !reply.closeAfter else { return }
+            }
+        } catch let error as HTTPError {
+            try? refuse(error)
+        } catch {
+            server.logger.log(.debug, "dataplane", "connection ended: \(error)")
+        }
+    }
+
+    /// Reads until a whole head is buffered; returns its length, or nil when the peer closed.
+    private func readHead(buffer: UnsafeMutableRawBufferPointer, filled: inout Int, limits: HTTPHeadLimits) throws -> Int? {
+        while true {
+            if filled > 0, let length = try HTTPHeadParser.headLength(in: UnsafeRawBufferPointer(rebasing: buffer[0..<filled]), limits: limits) {
+                return length
+            }
+            let count = try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), timeout: Self.idleTimeout)
+            if count == 0 { return nil }
+            filled += count
+        }
+    }
+
+    /// Drops `count` bytes from the front of the buffer, keeping what follows (pipelined requests).
+    private func consume(_ count: Int, buffer: UnsafeMutableRawBufferPointer, filled: inout Int) {
+        if count < filled, let base = buffer.baseAddress {
+            memmove(base, base + count, filled - count)
+        }
+        filled -= count
+    }
+
+    /// Reads and drops a small request body; false (after answering) when it cannot be framed.
+    private func discardBody(of request: HTTPRequestHead, buffer: UnsafeMutableRawBufferPointer, filled: inout Int) throws -> Bool {
+        if request.headers["Transfer-Encoding"] != nil {
+            _ = try send(DataPlaneResponder.empty(501, closeAfter: true))
+            return false
+        }
+        var remaining: Int64
+        do {
+            remaining = try request.headers.contentLength() ?? 0
+        } catch {
+            _ = try send(DataPlaneResponder.empty(400, closeAfter: true))
+            return false
+        }
+        guard remaining <= Self.maxDiscardedBody else {
+            _ = try send(DataPlaneResponder.empty(413, closeAfter: true))
+            return false
+        }
+        while remaining > 0 {
+            if filled == 0 {
+                filled = try connection.read(into: buffer, timeout: Self.idleTimeout)
+                if filled == 0 { return false }
+            }
+            let taken = min(Int(remaining), filled)
+            consume(taken, buffer: buffer, filled: &filled)
+            remaining -= Int64(taken)
+        }
+        return true
+    }
+
+    /// Answers a head that could not be parsed, then the connection closes.
+    private func refuse(_ error: HTTPError) throws {
+        server.logger.log(.debug, "dataplane", "bad request: \(error)")
+        let status: Int = switch error.code {
+        case .headTooLarge, .tooManyHeaders: 431
+        case .unsupportedVersion: 505
+        default: 400
+        }
+        _ = try send(DataPlaneResponder.empty(status, closeAfter: true))
+    }
+
+    /// Sends a reply with the link's shaping and the injected faults; false when a fault closed
+    /// the connection.
+    private func send(_ reply: DataPlaneReply) throws -> Bool {
+        let faults = server.faults
+        if let delay = faults.firstByteDelay { server.pause(delay) }
+        if server.shaping.roundTrip > .zero { server.pause(server.shaping.roundTrip) }
+        guard let (file, range) = reply.body else {
+            try connection.write(reply.head.serialized(), timeout: Self.writeTimeout)
+            return true
+        }
+        let fd = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            server.logger.log(.error, "dataplane", "cannot open \(file.path): errno \(errno)")
+            _ = try send(DataPlaneResponder.empty(500, closeAfter: true))
+            return false
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, Int64(info.st_size) >= range.upperBound else {
+            server.logger.log(.error, "dataplane", "\(file.path) is shorter than its catalog size \(file.size)")
+            _ = try send(DataPlaneResponder.empty(500, closeAfter: true))
+            return false
+        }
+        try connection.write(reply.head.serialized(), timeout: Self.writeTimeout, moreComing: true)
+
+        var offset = range.lowerBound
+        let bodyFaults = server.takeBodyFaults(for: range)
+        if let stall = bodyFaults.stall {
+            try sendBody(fd, from: offset, to: stall.atByte)
+            offset = stall.atByte
+            server.logger.log(.info, "dataplane", "fault: stalling \(stall.duration) at byte \(stall.atByte)")
+            server.pause(stall.duration)
+        }
+        if let closeAt = bodyFaults.closeAt, offset <= closeAt {
+            try sendBody(fd, from: offset, to: closeAt)
+            server.logger.log(.info, "dataplane", "fault: closing at byte \(closeAt) of \(file.path)")
+            connection.shutdown()
+            return false
+        }
+        try sendBody(fd, from: offset, to: range.upperBound)
+        return true
+    }
+
+    /// Sends file bytes `start..<end`: one `sendfile(2)` on an unlimited link, paced chunks on a
+    /// shaped one.
+    private func sendBody(_ fd: Int32, from start: Int64, to end: Int64) throws {
+        var offset = start
+        while offset < end {
+            var count = end - offset
+            if let pacer = server.pacer {
+                count = min(count, Int64(Self.pacingChunk))
+                let wait = pacer.reserve(Int(count))
+                if wait > .zero { server.pause(wait) }
+            }
+            let sent = try connection.sendFile(fd, offset: offset, count: count, timeout: Self.writeTimeout)
+            server.countBodyBytes(sent)
+            guard sent == count else { throw NetError(.sendFileFailed, "the file ended early at byte \(offset + sent)") }
+            offset += sent
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// Faults the data plane injects, for tests and benchmarks of the client's recovery.
+public struct DataPlaneFaults: Hashable, Sendable {
+    /// Closes the connection just before file byte N, in the first response whose body carries
+    /// byte N after other bytes; then clears itself (a connection drops once).
+    public var closeAtByte: Int64?
+    /// Stops sending for `duration` just before file byte `atByte`, in the first response whose
+    /// body carries it after other bytes; then clears itself.
+    public var stall: Stall?
+    /// A delay before the head of every response (a slow first byte).
+    public var firstByteDelay: Duration?
+    /// How many of the next requests are answered with `500` and no body.
+    public var failNextRequests: Int
+
+    /// A pause in the middle of a body.
+    public struct Stall: Hashable, Sendable {
+        /// The file offset at which sending pauses.
+        public var atByte: Int64
+        /// How long it pauses.
+        public var duration: Duration
+
+        /// Creates a stall.
+        public init(atByte: Int64, duration: Duration) {
+            self.atByte = atByte
+            self.duration = duration
+        }
+    }
+
+    /// Creates a set of faults; by default none.
+    public init(closeAtByte: Int64? = nil, stall: Stall? = nil, firstByteDelay: Duration? = nil, failNextRequests: Int = 0) {
+        self.closeAtByte = closeAtByte
+        self.stall = stall
+        self.firstByteDelay = firstByteDelay
+        self.failNextRequests = failNextRequests
+    }
+
+    /// No faults.
+    public static let none = DataPlaneFaults()
+}

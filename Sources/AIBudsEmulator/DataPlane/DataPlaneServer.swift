@@ -1,0 +1,223 @@
+import AIBudsLog
+import AIBudsNet
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The device's HTTP/1.1 data plane (docs/protocol.md §4): serves catalog files at
+/// `GET /media/<name>` to holders of the session's bearer token, shaped by a link profile and
+/// disturbed by injected faults.
+///
+/// Threading: one thread accepts; each connection gets its own thread that reads requests and
+/// answers them with blocking `sendfile(2)`. Connections are few (a client opens one per
+/// parallel file), so this is simpler than an event loop and measured as fast (see
+/// docs/benchmarks.md).
+public final class DataPlaneServer: Sendable {
+    /// Counters of what the server did since it was created.
+    public struct Statistics: Hashable, Sendable {
+        /// Connections accepted.
+        public var connections: Int
+        /// Requests answered (every status).
+        public var requests: Int
+        /// Body bytes sent.
+        public var bodyBytesSent: Int64
+    }
+
+    private struct RunState {
+        var listener: TCPListener?
+        var baseURL: String?
+        var connections: [ObjectIdentifier: TCPConnection] = [:]
+        var stopping = false
+    }
+
+    /// The most connections served at once; more are answered `503` and closed.
+    public let maxConnections: Int
+    /// The link shaping applied to every response.
+    public let shaping: DataPlaneShaping
+    let catalog: any DataPlaneCatalog
+    let logger: any LogService
+    let pacer: LinkPacer?
+    private let requestedAddress: SocketAddress
+    private let tokenBox: Mutex<String>
+    private let faultsBox = Mutex(DataPlaneFaults.none)
+    private let state = Mutex(RunState())
+    private let threads = DispatchGroup()
+    private let connectionCount = Atomic<Int>(0)
+    private let requestCount = Atomic<Int>(0)
+    private let bytesSent = Atomic<Int64>(0)
+
+    /// Creates a server; nothing listens until `start()`.
+    /// - Parameters:
+    ///   - catalog: where files are found by device name.
+    ///   - token: the bearer token every request must carry.
+    ///   - address: the loopback address to bind; port 0 picks a free port.
+    ///   - shaping: the link profile (`.unlimited` or `.wifi`).
+    ///   - maxConnections: connections served at once.
+    ///   - logger: where the server logs (category `dataplane`).
+    public init(
+        catalog: some DataPlaneCatalog, token: String, address: SocketAddress = SocketAddress(host: "127.0.0.1", port: 0),
+        shaping: DataPlaneShaping = .unlimited, maxConnections: Int = 64, logger: any LogService = NullLogService()
+    ) {
+        self.catalog = catalog
+        self.tokenBox = Mutex(token)
+        self.requestedAddress = address
+        self.shaping = shaping
+        self.maxConnections = maxConnections
+        self.logger = logger
+        self.pacer = shaping.bytesPerSecond.map(LinkPacer.init(bytesPerSecond:))
+    }
+
+    deinit { stop() }
+
+    /// Binds and starts serving; returns the base URL `http://HOST:PORT`. Calling it again while
+    /// running returns the same URL.
+    @discardableResult
+    public func start() throws -> String {
+        let existing = state.withLock { $0.baseURL }
+        if let existing { return existing }
+        let listener = try TCPListener(binding: requestedAddress)
+        let address = listener.localAddress
+        let baseURL = "http://\(address)"
+        state.withLock {
+            $0.listener = listener
+            $0.baseURL = baseURL
+            $0.stopping = false
+        }
+        threads.enter()
+        let thread = Thread { [self] in
+            acceptLoop(listener)
+            threads.leave()
+        }
+        thread.name = "dataplane-accept"
+        thread.start()
+        logger.log(.info, "dataplane", "serving on \(baseURL) (\(shaping.isUnlimited ? "unlimited" : "shaped"))")
+        return baseURL
+    }
+
+    /// The base URL while running, else nil.
+    public var baseURL: String? { state.withLock { $0.baseURL } }
+
+    /// Stops accepting, closes every connection and waits (up to 5 s) for their threads.
+    public func stop() {
+        let (listener, connections) = state.withLock { state -> (TCPListener?, [TCPConnection]) in
+            state.stopping = true
+            let result = (state.listener, Array(state.connections.values))
+            state.listener = nil
+            state.baseURL = nil
+            return result
+        }
+        guard let listener else { return }
+        listener.shutdown()
+        for connection in connections { connection.shutdown() }
+        if threads.wait(timeout: .now() + 5) == .timedOut {
+            logger.log(.warning, "dataplane", "connection threads did not finish within 5 s of stop")
+        }
+        listener.close()
+        logger.log(.info, "dataplane", "stopped")
+    }
+
+    /// The bearer token requests must carry.
+    public var token: String { tokenBox.withLock { $0 } }
+
+    /// Replaces the bearer token (a new session); requests with the old one get `401`.
+    public func setToken(_ token: String) { tokenBox.withLock { $0 = token } }
+
+    /// The faults currently injected.
+    public var faults: DataPlaneFaults { faultsBox.withLock { $0 } }
+
+    /// Replaces the injected faults.
+    public func setFaults(_ faults: DataPlaneFaults) { faultsBox.withLock { $0 = faults } }
+
+    /// What the server has done so far.
+    public var statistics: Statistics {
+        Statistics(
+            connections: connectionCount.load(ordering: .relaxed), requests: requestCount.load(ordering: .relaxed),
+            bodyBytesSent: bytesSent.load(ordering: .relaxed))
+    }
+
+    // MARK: - Internals used by the connection threads
+
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
+    /// Takes the one-shot faults that apply to a body covering `range`: a stall and a close
+    /// offset, each at most once.
+    func takeBodyFaults(for range: Range<Int64>) -> (stall: DataPlaneFaults.Stall?, closeAt: Int64?) {
+        faultsBox.withLock { faults in
+            var taken: (stall: DataPlaneFaults.Stall?, closeAt: Int64?) = (nil, nil)
+            if let stall = faults.stall, range.lowerBound < stall.atByte, stall.atByte < range.upperBound {
+                taken.stall = stall
+                faults.stall = nil
+            }
+            if let closeAt = faults.closeAtByte, range.lowerBound < closeAt, closeAt < range.upperBound {
+                taken.closeAt = closeAt
+                faults.closeAtByte = nil
+            }
+            return taken
+        }
+    }
+
+    /// Takes one of the pending `500` faults, if any.
+    func takeInjectedFailure() -> Bool {
+        faultsBox.withLock { faults in
+            guard faults.failNextRequests > 0 else { return false }
+            faults.failNextRequests -= 1
+            return true
+        }
+    }
+
+    func countRequest() { requestCount.add(1, ordering: .relaxed) }
+
+    func countBodyBytes(_ count: Int64) { bytesSent.add(count, ordering: .relaxed) }
+
+    /// Sleeps for `duration` in short slices, returning early when the server stops.
+    func pause(_ duration: Duration) {
+        let end = ContinuousClock.now + duration
+        while !isStopping {
+            let remaining = end - ContinuousClock.now
+            guard remaining > .zero else { return }
+            let slice = min(remaining, .milliseconds(20))
+            let (seconds, attoseconds) = slice.components
+            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            _ = nanosleep(&request, nil)
+        }
+    }
+
+    private func acceptLoop(_ listener: TCPListener) {
+        while true {
+            let connection: TCPConnection
+            do {
+                guard let accepted = try listener.accept(timeout: nil) else { continue }
+                connection = accepted
+            } catch let error as NetError where error.code == .acceptFailed && !isStopping {
+                // Out of descriptors or memory for a moment: keep serving the others.
+                logger.log(.error, "dataplane", "accept failed: \(error)")
+                pause(.milliseconds(10))
+                continue
+            } catch {
+                if !isStopping { logger.log(.error, "dataplane", "accept failed: \(error)") }
+                return
+            }
+            connectionCount.add(1, ordering: .relaxed)
+            let admitted = state.withLock { state -> Bool in
+                guard !state.stopping, state.connections.count < maxConnections else { return false }
+                state.connections[ObjectIdentifier(connection)] = connection
+                return true
+            }
+            guard admitted else {
+                let busy = DataPlaneResponder.empty(503, closeAfter: true).head.serialized()
+                try? connection.write(busy, timeout: .milliseconds(100))
+                connection.close()
+                continue
+            }
+            threads.enter()
+            let thread = Thread { [self] in
+                DataPlaneConnectionLoop(server: self, connection: connection).run()
+                state.withLock { _ = $0.connections.removeValue(forKey: ObjectIdentifier(connection)) }
+                connection.close()
+                threads.leave()
+            }
+            thread.name = "dataplane-connection"
+            thread.start()
+        }
+    }
+}

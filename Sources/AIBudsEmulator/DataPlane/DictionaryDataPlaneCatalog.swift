@@ -1,0 +1,23 @@
+import Synchronization
+
+/// A catalog held in memory: device names (any text, hostile ones included) mapped to files.
+///
+/// Names are compared by their UTF-8 bytes, as a device's file system does: `café` in NFC and
+/// in NFD are two different files, although Swift's `String` calls them equal.
+public final class DictionaryDataPlaneCatalog: DataPlaneCatalog {
+    private let files: Mutex<[[UInt8]: DataPlaneFile]>
+
+    /// Creates a catalog with these entries.
+    public init(_ files: [String: DataPlaneFile] = [:]) {
+        self.files = Mutex(Dictionary(files.map { (Array($0.key.utf8), $0.value) }, uniquingKeysWith: { first, _ in first }))
+    }
+
+    /// The file with this device name, or nil.
+    public func file(named name: String) -> DataPlaneFile? { files.withLock { $0[Array(name.utf8)] } }
+
+    /// Adds or replaces the file of a device name.
+    public func set(_ file: DataPlaneFile, named name: String) { files.withLock { $0[Array(name.utf8)] = file } }
+
+    /// Removes the file of a device name.
+    public func remove(named name: String) { files.withLock { _ = $0.removeValue(forKey: Array(name.utf8)) } }
+}

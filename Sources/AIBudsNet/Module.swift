@@ -1,1 +1,0 @@
-// Module AIBudsNet: see docs/architecture.md.

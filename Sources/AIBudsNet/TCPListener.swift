@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// A listening TCP socket bound to a local address.
+///
+/// One thread calls `accept`; any thread may call `shutdown` to wake it (it then throws
+/// `NetError.closed`); the owner calls `close` when no `accept` is running.
+public final class TCPListener: Sendable {
+    /// The bound address, with the port the system chose when 0 was asked for.
+    public let localAddress: SocketAddress
+    private let descriptor: Int32
+    private let shutDown = Atomic<Bool>(false)
+    private let closed = Atomic<Bool>(false)
+
+    /// Binds `address` (port 0 picks a free port) and starts listening.
+    public init(binding address: SocketAddress, backlog: Int32 = 128) throws {
+        guard let family = address.family else {
+            throw NetError(.invalidAddress, "host \"\(address.host)\" is not a numeric IP address")
+        }
+        let fd = try TCPSocketSupport.makeSocket(family: family)
+        TCPSocketSupport.setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
+        do {
+            guard try address.withSockAddr({ bind(fd, $0, $1) }) == 0 else {
+                throw NetError.posix(.bindFailed, "bind \(address)")
+            }
+            guard listen(fd, backlog) == 0 else { throw NetError.posix(.listenFailed, "listen on \(address)") }
+            guard let bound = SocketAddress.of(socket: fd, peer: false) else {
+                throw NetError.posix(.bindFailed, "getsockname")
+            }
+            self.localAddress = bound
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        self.descriptor = fd
+    }
+
+    deinit { close() }
+
+    /// Waits for the next connection; nil when `timeout` passes first.
+    public func accept(timeout: Duration?) throws -> TCPConnection? {
+        while true {
+            guard !shutDown.load(ordering: .acquiring) else { throw NetError(.closed, "listener was shut down") }
+            let fd = Glibc.accept(descriptor, nil, nil)
+            if fd >= 0 {
+                do {
+                    try TCPSocketSupport.configureAccepted(fd)
+                } catch {
+                    Glibc.close(fd)
+                    throw error
+                }
+                return TCPConnection(descriptor: fd)
+            }
+            switch errno {
+            case EINTR, ECONNABORTED, EPROTO:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                do {
+                    try TCPSocketSupport.waitFor(.readable, fd: descriptor, timeout: timeout, operation: "accept")
+                } catch let error as NetError where error.code == .timedOut {
+                    return nil
+                }
+            default:
+                if shutDown.load(ordering: .acquiring) { throw NetError(.closed, "listener was shut down") }
+                throw NetError.posix(.acceptFailed, "accept")
+            }
+        }
+    }
+
+    /// Stops accepting and wakes a blocked `accept`; safe from any thread.
+    public func shutdown() {
+        guard !shutDown.exchange(true, ordering: .acquiringAndReleasing), !closed.load(ordering: .acquiring) else {
+            return
+        }
+        _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
+    /// Closes the socket, releasing the port. Idempotent.
+    public func close() {
+        shutdown()
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        Glibc.close(descriptor)
+    }
+}

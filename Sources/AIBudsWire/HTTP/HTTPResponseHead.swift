@@ -1,0 +1,75 @@
+/// The head of an HTTP/1.1 response: status line and header fields.
+public struct HTTPResponseHead: Hashable, Sendable {
+    /// The protocol version.
+    public var version: HTTPVersion
+    /// The status code, 100–999.
+    public var status: Int
+    /// The reason phrase, for people only.
+    public var reason: String
+    /// The header fields.
+    public var headers: HTTPHeaders
+
+    /// Creates a response head; an empty reason takes the standard phrase of the status.
+    public init(status: Int, reason: String = "", version: HTTPVersion = .http1_1, headers: HTTPHeaders = HTTPHeaders()) {
+        self.version = version
+        self.status = status
+        self.reason = reason.isEmpty ? HTTPResponseHead.standardReason(status) : reason
+        self.headers = headers
+    }
+
+    /// Parses a complete head (through its blank line); throws `HTTPError`.
+    public init(parsing head: UnsafeRawBufferPointer, limits: HTTPHeadLimits = .default) throws {
+        let (line, headers) = try HTTPHeadParser.split(head, limits: limits)
+        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[1].utf8.count == 3, let status = Int(parts[1]), status >= 100,
+            parts[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        else {
+            throw HTTPError(.malformedStartLine, "invalid status line \"\(line.prefix(200))\"")
+        }
+        let version = try HTTPHeadParser.parseVersion(parts[0])
+        self.init(status: status, reason: parts.count == 3 ? String(parts[2]) : "", version: version, headers: headers)
+    }
+
+    /// Parses a complete head (through its blank line); throws `HTTPError`.
+    public init(parsing head: [UInt8], limits: HTTPHeadLimits = .default) throws {
+        self = try head.withUnsafeBytes { try HTTPResponseHead(parsing: $0, limits: limits) }
+    }
+
+    /// Whether the connection stays open after this exchange (RFC 9112 §9.3).
+    public var keepAlive: Bool {
+        if headers.containsToken("close", inFieldNamed: "Connection") { return false }
+        return version == .http1_1 || headers.containsToken("keep-alive", inFieldNamed: "Connection")
+    }
+
+    /// The head as bytes for the wire.
+    public func serialized() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        HTTPHeadParser.appendLatin1("\(version) \(status) \(reason)", to: &bytes)
+        bytes.append(contentsOf: [0x0D, 0x0A])
+        HTTPHeadParser.appendFields(headers, to: &bytes)
+        return bytes
+    }
+
+    /// The standard reason phrase of the statuses this project uses.
+    public static func standardReason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 206: "Partial Content"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 413: "Content Too Large"
+        case 416: "Range Not Satisfiable"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 503: "Service Unavailable"
+        case 505: "HTTP Version Not Supported"
+        default: "Status \(status)"
+        }
+    }
+}

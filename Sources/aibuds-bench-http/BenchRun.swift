@@ -1,0 +1,225 @@
+import Foundation
+
+/// `run --work DIR [--trials N] [--skip-faults] [--fault-imports N]`: the whole HTTP data-plane
+/// benchmark in one run, printed as Markdown. Needs `/usr/bin/time` and `curl`.
+enum BenchRun {
+    /// One measured process run.
+    struct Sample {
+        var wall: Double
+        var maxRSSKiB: Int
+        var userSeconds: Double
+        var systemSeconds: Double
+        var output: String
+    }
+
+    static func run(_ options: Options) throws {
+        let work = try options.require("--work")
+        let trials = try options.int("--trials", default: 3)
+        let me = CommandLine.arguments[0]
+        let files = "\(work)/files"
+        let out = "\(work)/out-\(Int(Date().timeIntervalSince1970))"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let loadBefore = loadAverage()
+
+        for (set, count, size) in [("large", 4, "256M"), ("small", 2000, "64K"), ("shaped", 8, "16M"), ("fault", 1, "64M")]
+        where !FileManager.default.fileExists(atPath: Manifest.path(directory: files, set: set)) {
+            _ = try measure(me, ["prepare", "--dir", files, "--set", set, "--count", "\(count)", "--size", size])
+        }
+        let unlimited = try Server(me, ["serve", "--dir", files, "--token", "bench"])
+        defer { unlimited.stop() }
+        let wifi = try Server(me, ["serve", "--dir", files, "--token", "bench", "--profile", "wifi"])
+        defer { wifi.stop() }
+
+        var report: [String] = []
+        report.append("- date: \(Date()); machine: \(ProcessInfo.processInfo.processorCount) cores; load average before: \(loadBefore)")
+
+        // Bulk and small files, client against curl, alternating who goes first.
+        for (set, title) in [("large", "4 × 256 MiB, unlimited link"), ("small", "2,000 × 64 KiB, unlimited link")] {
+            let entries = try Manifest.read(directory: files, set: set)
+            var ours: [Sample] = []
+            var curls: [Sample] = []
+            var serverCPU: [Double] = []
+            for trial in 0..<trials {
+                let runOurs = {
+                    let destination = "\(out)/\(set)-ours-\(trial)"
+                    try recreateDirectory(destination)
+                    let before = unlimited.cpuSeconds
+                    ours.append(try measure(me, ["fetch", "--base", unlimited.url, "--token", "bench", "--dir", files, "--set", set, "--dest", destination]))
+                    serverCPU.append(unlimited.cpuSeconds - before)
+                }
+                let runCurl = {
+                    let destination = "\(out)/\(set)-curl-\(trial)"
+                    try recreateDirectory(destination)
+                    let before = unlimited.cpuSeconds
+                    curls.append(try curl(entries: entries, base: unlimited.url, destination: destination, configPath: "\(out)/\(set)-\(trial).curl"))
+                    serverCPU.append(unlimited.cpuSeconds - before)
+                }
+                if trial % 2 == 0 { try runCurl(); try runOurs() } else { try runOurs(); try runCurl() }
+            }
+            let ratio = median(ours.map(\.wall)) / median(curls.map(\.wall))
+            report.append("")
+            report.append("### \(title)")
+            report.append("")
+            report.append("| client | wall time per trial (s) | median (s) | peak RSS (MiB) | CPU user + sys (s) |")
+            report.append("|---|---|---|---|---|")
+            report.append(row("AIBuds `HTTPFileDownloader`", ours))
+            report.append(row("curl \(curlVersion())", curls))
+            report.append("")
+            let speed = ratio <= 1 ? String(format: "client %.2f× faster", 1 / ratio) : "client slower"
+            report.append(String(format: "Client ÷ curl wall time (medians): **%.2f**", ratio) + " (\(speed)).")
+            report.append(String(format: "The server (thread per connection, sendfile) used %.2f CPU seconds per run (median).", median(serverCPU)))
+        }
+
+        if options.flag("--sweep") {
+            // How many files at once: the measurement behind the default parallelism.
+            report.append("")
+            report.append("### Parallelism sweep (client only, wall seconds)")
+            report.append("")
+            report.append("| files at once | 1 | 2 | 4 | 8 |")
+            report.append("|---|---|---|---|---|")
+            for set in ["large", "small"] {
+                var cells: [String] = []
+                for parallel in [1, 2, 4, 8] {
+                    let destination = "\(out)/sweep-\(set)-\(parallel)"
+                    try recreateDirectory(destination)
+                    let sample = try measure(me, [
+                        "fetch", "--base", unlimited.url, "--token", "bench", "--dir", files, "--set", set, "--dest", destination,
+                        "--parallel", "\(parallel)",
+                    ])
+                    cells.append(String(format: "%.2f", sample.wall))
+                    try? FileManager.default.removeItem(atPath: destination)
+                }
+                report.append("| \(set) | " + cells.joined(separator: " | ") + " |")
+            }
+        }
+
+        // The wifi profile: fraction of the link rate.
+        let shapedEntries = try Manifest.read(directory: files, set: "shaped")
+        let shapedBytes = Double(shapedEntries.reduce(0) { $0 + $1.size })
+        var shaped: [(wall: Double, inner: Double)] = []
+        for trial in 0..<min(trials, 2) {
+            let destination = "\(out)/shaped-\(trial)"
+            try recreateDirectory(destination)
+            let sample = try measure(me, ["fetch", "--base", wifi.url, "--token", "bench", "--dir", files, "--set", "shaped", "--dest", destination])
+            shaped.append((sample.wall, innerSeconds(sample.output) ?? sample.wall))
+        }
+        let linkRate = 25_000_000.0
+        report.append("")
+        report.append("### wifi profile (25 MB/s, 5 ms round trip), 8 × 16 MiB")
+        report.append("")
+        for (index, run) in shaped.enumerated() {
+            report.append(String(format: "- trial %d: %.2f s transfer (%.2f s with process start): **%.1f%%** of the link rate",
+                index + 1, run.inner, run.wall, shapedBytes / run.inner / linkRate * 100))
+        }
+
+        if !options.flag("--skip-faults") {
+            let imports = try options.int("--fault-imports", default: 100)
+            let sample = try measure(me, ["faults", "--dir", files, "--set", "fault", "--out", "\(out)/faults", "--imports", "\(imports)"])
+            report.append("")
+            report.append("### \(imports) imports of 64 MiB, each with one connection drop at a random byte")
+            report.append("")
+            for line in sample.output.split(separator: "\n") { report.append("- " + line.replacingOccurrences(of: "faults: ", with: "")) }
+        }
+        report.append("")
+        report.append("- load average after: \(loadAverage())")
+        say(report.joined(separator: "\n"))
+    }
+
+    /// A running `serve` child process.
+    final class Server {
+        let process = Process()
+        let url: String
+
+        init(_ executable: String, _ arguments: [String]) throws {
+            let pipe = Pipe()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.standardOutput = pipe
+            try process.run()
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = pipe.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { throw BenchFailure("the server exited") }
+                line += chunk
+            }
+            let words = String(decoding: line, as: UTF8.self).split(separator: " ")
+            guard words.count >= 3 else { throw BenchFailure("unexpected server output") }
+            url = String(words[2])
+        }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
+
+        /// CPU seconds (user + system) the server has used so far, from /proc.
+        var cpuSeconds: Double {
+            guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return 0 }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+            return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+    }
+
+    /// Runs a command under `/usr/bin/time`, after `sync` so that earlier writes do not count.
+    static func measure(_ executable: String, _ arguments: [String]) throws -> Sample {
+        _ = try launch("/bin/sync", [])
+        let timeFile = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-bench-time-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: timeFile) }
+        let start = ContinuousClock.now
+        let output = try launch("/usr/bin/time", ["-f", "%M %U %S", "-o", timeFile, executable] + arguments)
+        let wall = seconds(since: start)
+        let fields = try String(contentsOfFile: timeFile, encoding: .utf8).split(whereSeparator: \.isWhitespace)
+        guard fields.count >= 3, let rss = Int(fields[fields.count - 3]) else { throw BenchFailure("cannot read /usr/bin/time output") }
+        return Sample(wall: wall, maxRSSKiB: rss, userSeconds: Double(fields[fields.count - 2]) ?? 0, systemSeconds: Double(fields[fields.count - 1]) ?? 0, output: output)
+    }
+
+    /// curl fetching every file of a set, in order, in one process (one kept-alive connection).
+    static func curl(entries: [ManifestEntry], base: String, destination: String, configPath: String) throws -> Sample {
+        let config = entries.map { "url = \"\(base)/media/\($0.name)\"\noutput = \"\(destination)/\($0.name)\"\n" }.joined()
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        return try measure("/usr/bin/curl", ["-s", "-S", "--fail", "-H", "Authorization: Bearer bench", "-K", configPath])
+    }
+
+    /// Runs a program to completion; returns its standard output; throws on a non-zero exit.
+    @discardableResult
+    static func launch(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchFailure("\(executable) \(arguments.prefix(3).joined(separator: " ")) exited with \(process.terminationStatus)")
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    static func curlVersion() -> String {
+        ((try? launch("/usr/bin/curl", ["--version"])) ?? "").split(separator: " ").dropFirst().first.map(String.init) ?? "?"
+    }
+
+    static func innerSeconds(_ output: String) -> Double? {
+        guard let range = output.range(of: #"in [0-9.]+ s"#, options: .regularExpression) else { return nil }
+        return Double(output[range].dropFirst(3).dropLast(2))
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    static func row(_ name: String, _ samples: [Sample]) -> String {
+        let walls = samples.map { String(format: "%.2f", $0.wall) }.joined(separator: ", ")
+        let rss = samples.map(\.maxRSSKiB).max() ?? 0
+        let cpu = median(samples.map { $0.userSeconds + $0.systemSeconds })
+        return "| \(name) | \(walls) | " + String(format: "%.2f | %.1f | %.2f |", median(samples.map(\.wall)), Double(rss) / 1024, cpu)
+    }
+}

@@ -1,0 +1,316 @@
+import AIBuds
+import AIBudsDigest
+import AIBudsEmulator
+import Foundation
+import Testing
+
+@Suite("HTTP download engine against the real data plane")
+struct HTTPFileDownloaderTests {
+    private func quickRetries(_ maxRetries: Int = 50) -> HTTPFileDownloader.Configuration {
+        HTTPFileDownloader.Configuration(retry: RetryPolicy(maxRetries: maxRetries, initialBackoff: .milliseconds(5), maxBackoff: .milliseconds(20)))
+    }
+
+    @Test func downloadsByteIdenticallyWithProgressAndLeavesNoPartialFile() async throws {
+        let fixture = try DownloadFixture()
+        let content = DownloadFixture.bytes(3_000_000)
+        try fixture.add("VID_0001.mp4", content)
+        let log = ProgressLog()
+        let result = try await HTTPFileDownloader().download(fixture.request("VID_0001.mp4", content: content)) { log.record($0) }
+        #expect(try fixture.downloaded("VID_0001.mp4") == content)
+        #expect(result.size == 3_000_000 && result.sha256 == SHA256.hash(content))
+        #expect(result.attempts == 1 && result.bytesReceived == 3_000_000 && result.bytesResumed == 0)
+        #expect(fixture.partialFiles().isEmpty)
+        let reports = log.all
+        #expect(reports.last?.bytesTransferred == 3_000_000)
+        #expect(reports.allSatisfy { $0.totalBytes == 3_000_000 })
+        #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.bytesTransferred < $1.bytesTransferred })
+        #expect(reports.reduce(0) { $0 + $1.chunkBytes } == 3_000_000)
+    }
+
+    @Test func keepsConnectionsAliveAcrossFiles() async throws {
+        let fixture = try DownloadFixture()
+        var requests: [DownloadRequest] = []
+        for index in 0..<40 {
+            let content = DownloadFixture.bytes(1000 + index, seed: UInt64(index))
+            try fixture.add("f\(index)", content)
+            requests.append(fixture.request("f\(index)", content: content))
+        }
+        let downloader = HTTPFileDownloader()
+        let serial = await downloader.download(Array(requests[0..<20]), parallelism: 1)
+        #expect(serial.allSatisfy { (try? $0.get()) != nil })
+        #expect(fixture.server.statistics.connections == 1)
+        let parallel = await downloader.download(Array(requests[20...]), parallelism: 4)
+        #expect(parallel.allSatisfy { (try? $0.get()) != nil })
+        #expect(fixture.server.statistics.connections <= 4)
+        for index in 0..<40 { #expect(try fixture.downloaded("f\(index)") == DownloadFixture.bytes(1000 + index, seed: UInt64(index))) }
+    }
+
+    @Test(arguments: [3_000_000, 12_000_000])  // buffered writes, and direct writes for a large body
+    func resumesAfterADroppedConnectionWithoutRefetching(size: Int) async throws {
+        let fixture = try DownloadFixture()
+        let content = DownloadFixture.bytes(size, seed: 2)
+        try fixture.add("f", content)
+        fixture.server.setFaults(DataPlaneFaults(closeAtByte: Int64(size / 3 + 1234)))
+        let result = try await HTTPFileDownloader(configuration: quickRetries()).download(fixture.request("f", content: content))
+        #expect(try fixture.downloaded("f") == content)
+        #expect(result.attempts == 2)
+        // At most the last partial block before the drop is fetched twice (see PartialFile).
+        #expect(result.bytesReceived >= Int64(size) && result.bytesReceived < Int64(size) + 4096)
+        #expect(fixture.server.statistics.bodyBytesSent == result.bytesReceived)
+        #expect(fixture.partialFiles().isEmpty)
+    }
+
+    @Test func resumesFromAPartialFileLeftByAnEarlierRun() async throws {
+        let fixture = try DownloadFixture()
+        let content = DownloadFixture.bytes(100_000, seed: 10)
+        let file = try fixture.add("f", content)
+        let request = fixture.request("f", content: content)
+        try FileManager.default.createDirectory(at: request.partialDirectory, withIntermediateDirectories: true)
+        try Data(content[0..<5000]).write(to: request.partialURL)
+        try Data("aibuds-partial 1\n\(request.url)\n\(file.etag)\n100000\n".utf8).write(to: URL(fileURLWithPath: request.partialURL.path + ".meta"))
+        let result = try await HTTPFileDownloader().download(request)
+        #expect(result.bytesResumed == 5000)
+        #expect(result.bytesReceived == 95_000)
+        #expect(try fixture.downloaded("f") == content)
+
+        // A partial file whose validator names another URL starts over.
+        let other = fixture.request("g", content: content)
+        try fixture.add("g", content)
+        try FileManager.default.createDirectory(at: other.partialDirectory, withIntermediateDirectories: true)
+        try Data(repeating: 0xEE, count: 5000).write(to: other.partialURL)
+        try Data("aibuds-partial 1\nhttp://127.0.0.1:1/media/x\n\(file.etag)\n100000\n".utf8).write(to: URL(fileURLWithPath: other.partialURL.path + ".meta"))
+        let fresh = try await HTTPFileDownloader().download(other)
+        #expect(fresh.bytesResumed == 0)
+        #expect(try fixture.downloaded("g") == content)
+        #expect(fixture.partialFiles().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: other.partialDirectory.path))
+    }
+
+    @Test func aStalledTransferTimesOutAndResumes() async throws {
+        let fixture = try DownloadFixture()
+        let content = DownloadFixture.bytes(500_000, seed: 3)
+        try fixture.add("f", content)
+        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 200_000, duration: .seconds(3))))
+        var configuration = quickRetries()
+        configuration.ioTimeout = .milliseconds(200)
+        let start = ContinuousClock.now
+        let result = try await HTTPFileDownloader(configuration: configuration).download(fixture.request("f", content: content))
+        #expect(try fixture.downloaded("f") == content)
+        #expect(result.attempts == 2)
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
+    @Test func aChangedFileIsFetchedAgainNotSpliced() async throws {
+        let fixture = try DownloadFixture()
+        let old = DownloadFixture.bytes(1_000_000, seed: 4)
+        try fixture.add("f", old, generation: 1)
+        fixture.server.setFaults(DataPlaneFaults(closeAtByte: 600_000))
+        var configuration = quickRetries(0)
+        configuration.retry.maxRetriesWithoutProgress = 0
+        await #expect { try await HTTPFileDownloader(configuration: configuration).download(fixture.request("f")) } throws: {
+            ($0 as? TransferError)?.code == .connectionLost
+        }
+        #expect(fixture.partialFiles() == ["f.part", "f.part.meta"])
+
+        let new = DownloadFixture.bytes(1_000_000, seed: 5)
+        try fixture.add("f", new, generation: 2)
+        fixture.server.setFaults(.none)
+        let result = try await HTTPFileDownloader().download(fixture.request("f", content: new))
+        #expect(try fixture.downloaded("f") == new)
+        #expect(result.bytesResumed > 600_000 - 4096 && result.bytesResumed <= 600_000)
+        #expect(result.bytesReceived == 1_000_000)
+        #expect(fixture.partialFiles().isEmpty)
+    }
+
+    @Test func cancellingTheTaskLeavesAResumablePartialFile() async throws {
+        let fixture = try DownloadFixture()
+        let content = DownloadFixture.bytes(2_000_000, seed: 6)
+        try fixture.add("f", content)
+        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 700_000, duration: .seconds(20))))
+        let downloader = HTTPFileDownloader()
+        let log = ProgressLog()
+        let request = fixture.request("f", content: content)
+        let task = Task { try await downloader.download(request) { log.record($0) } }
+        try await log.wait(forBytes: 700_000)
+        let cancelledAt = ContinuousClock.now
+        task.cancel()
+        await #expect { try await task.value } throws: { ($0 as? TransferError)?.code == .cancelled }
+        #expect(ContinuousClock.now - cancelledAt < .seconds(2))
+        #expect(fixture.partialFiles() == ["f.part", "f.part.meta"])
+        #expect(!FileManager.default.fileExists(atPath: fixture.destination.appendingPathComponent("f").path))
+
+        fixture.server.setFaults(.none)
+        let sentBefore = fixture.server.statistics.bodyBytesSent
+        let result = try await HTTPFileDownloader().download(request)
+        #expect(try fixture.downloaded("f") == content)
+        #expect(result.bytesResumed > 700_000 - 4096 && result.bytesResumed <= 700_000)
+        #expect(fixture.server.statistics.bodyBytesSent - sentBefore == 2_000_000 - result.bytesResumed)
+        #expect(fixture.partialFiles().isEmpty)
+    }
+
+    @Test func cancelAllStopsEveryDownload() async throws {
+        let fixture = try DownloadFixture()
+        var requests: [DownloadRequest] = []
+        for index in 0..<3 {
+            try fixture.add("f\(index)", DownloadFixture.bytes(1_000_000, seed: UInt64(index)))
+            requests.append(fixture.request("f\(index)"))
+        }
+        fixture.server.setFaults(DataPlaneFaults(firstByteDelay: .seconds(20)))
+        let downloader = HTTPFileDownloader()
+        let task = Task { await downloader.download(requests, parallelism: 3) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while fixture.server.statistics.requests < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let cancelledAt = ContinuousClock.now
+        downloader.cancelAll()
+        let results = await task.value
+        #expect(ContinuousClock.now - cancelledAt < .seconds(2))
+        #expect(results.allSatisfy { if case .failure(let error) = $0 { error.code == .cancelled } else { false } })
+    }
+
+    @Test func httpErrorsAreTyped() async throws {
+        let fixture = try DownloadFixture()
+        try fixture.add("f", Array("data".utf8))
+        let downloader = HTTPFileDownloader(configuration: quickRetries())
+        var wrongToken = fixture.request("f")
+        wrongToken.token = "wrong"
+        await #expect { try await downloader.download(wrongToken) } throws: { ($0 as? TransferError)?.httpStatus == 401 }
+        await #expect { try await downloader.download(fixture.request("missing")) } throws: { ($0 as? TransferError)?.httpStatus == 404 }
+        #expect(!FileManager.default.fileExists(atPath: fixture.destination.appendingPathComponent("f").path))
+
+        fixture.server.setFaults(DataPlaneFaults(failNextRequests: 1))
+        let result = try await downloader.download(fixture.request("f"))
+        #expect(result.attempts == 2)
+        #expect(try fixture.downloaded("f") == Array("data".utf8))
+    }
+
+    @Test func sizeAndChecksumAreVerifiedBeforeCommitting() async throws {
+        let fixture = try DownloadFixture()
+        let content = DownloadFixture.bytes(100_000, seed: 7)
+        try fixture.add("f", content)
+        var wrongDigest = fixture.request("f", content: content)
+        wrongDigest.expectedSHA256 = SHA256.hash(Array("other".utf8))
+        await #expect { try await HTTPFileDownloader().download(wrongDigest) } throws: { ($0 as? TransferError)?.code == .checksumMismatch }
+        var wrongSize = fixture.request("f", content: content)
+        wrongSize.expectedSize = 99_999
+        await #expect { try await HTTPFileDownloader().download(wrongSize) } throws: { ($0 as? TransferError)?.code == .sizeMismatch }
+        #expect(fixture.partialFiles().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: fixture.destination.appendingPathComponent("f").path))
+    }
+
+    @Test func neverOverwritesUnlessAsked() async throws {
+        let fixture = try DownloadFixture()
+        let content = DownloadFixture.bytes(10_000, seed: 8)
+        try fixture.add("f", content)
+        let existing = fixture.destination.appendingPathComponent("f")
+        try Data("mine".utf8).write(to: existing)
+        await #expect { try await HTTPFileDownloader().download(fixture.request("f", content: content)) } throws: {
+            ($0 as? TransferError)?.code == .fileExists
+        }
+        #expect(fixture.server.statistics.requests == 0)
+        #expect(try Data(contentsOf: existing) == Data("mine".utf8))
+        _ = try await HTTPFileDownloader().download(fixture.request("f", content: content, overwrite: true))
+        #expect(try fixture.downloaded("f") == content)
+    }
+
+    @Test func localWriteFailuresAreTyped() async throws {
+        let fixture = try DownloadFixture()
+        try fixture.add("f", Array("data".utf8))
+        // `.partial` is a regular file, so the partial file cannot be created.
+        try Data().write(to: fixture.destination.appendingPathComponent(".partial"))
+        await #expect { try await HTTPFileDownloader().download(fixture.request("f")) } throws: {
+            ($0 as? TransferError)?.code == .localFileError && ($0 as? TransferError)?.underlying is FileSystemFailure
+        }
+        var missing = fixture.request("f")
+        missing.destinationDirectory = fixture.root.appendingPathComponent("no-such-folder")
+        await #expect { try await HTTPFileDownloader().download(missing) } throws: { ($0 as? TransferError)?.code == .localFileError }
+    }
+
+    @Test func aFullDiskIsALocalFileErrorAndKeepsTheResumableFile() async throws {
+        let fixture = try DownloadFixture()
+        let content = DownloadFixture.bytes(3_000_000, seed: 9)
+        try fixture.add("f", content)
+        let small = fixture.root.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+        // A 1 MiB tmpfs, when this process may mount one (root); otherwise there is no full disk to test.
+        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path]) == 0 else { return }
+        defer { _ = run("/bin/umount", [small.path]) }
+        var request = fixture.request("f", content: content)
+        request.destinationDirectory = small
+        await #expect { try await HTTPFileDownloader().download(request) } throws: {
+            guard let error = $0 as? TransferError, error.code == .localFileError else { return false }
+            return (error.underlying as? FileSystemFailure)?.errno == ENOSPC
+        }
+    }
+
+    @Test func hostileDeviceNamesLandSafelyInsideTheDestination() async throws {
+        let fixture = try DownloadFixture()
+        let names = [
+            "../escape.jpg", "/etc/cron.d/x", "a\u{0}b", "ctl\u{1B}[31m", ".", "..", ".partial", "Same.JPG", "same.jpg", "caf\u{E9}.mp4",
+            "cafe\u{301}.mp4", String(repeating: "L", count: 4096) + ".mp4", "",
+        ]
+        for (index, name) in names.enumerated() { try fixture.add(name, Array("content-\(index)".utf8)) }
+        let assigned = SafeFileName.assign(names)
+        var requests: [DownloadRequest] = []
+        var expected: [String: [UInt8]] = [:]
+        for (index, name) in names.enumerated() {
+            guard case .success(let localName) = assigned[index] else {
+                #expect(name.isEmpty)
+                continue
+            }
+            requests.append(fixture.request(name, localName: localName))
+            expected[localName] = Array("content-\(index)".utf8)
+        }
+        let results = await HTTPFileDownloader().download(requests)
+        for result in results { _ = try result.get() }
+        let listing = try FileManager.default.contentsOfDirectory(atPath: fixture.destination.path).filter { $0 != ".partial" }
+        #expect(Set(listing) == Set(expected.keys))
+        for (localName, content) in expected { #expect(try fixture.downloaded(localName) == content) }
+        let outside = try FileManager.default.contentsOfDirectory(atPath: fixture.root.path).sorted()
+        #expect(outside == ["dest", "device"])
+    }
+
+    @Test func badRequestsFailClearly() async throws {
+        let fixture = try DownloadFixture()
+        let downloader = HTTPFileDownloader(configuration: quickRetries())
+        var unsafe = fixture.request("f")
+        unsafe.localName = "../f"
+        await #expect { try await downloader.download(unsafe) } throws: { ($0 as? TransferError)?.code == .unsafeFileName }
+        var badURL = fixture.request("f")
+        badURL.url = "https://127.0.0.1/media/f"
+        await #expect { try await downloader.download(badURL) } throws: { ($0 as? TransferError)?.code == .invalidURL }
+        badURL.url = "http://localhost:1/media/f"
+        await #expect { try await downloader.download(badURL) } throws: { ($0 as? TransferError)?.code == .invalidURL }
+        let port = try #require(URLComponents(string: fixture.baseURL)?.port)
+        fixture.server.stop()
+        var refused = fixture.request("f")
+        refused.url = "http://127.0.0.1:\(port)/media/f"
+        await #expect { try await downloader.download(refused) } throws: { ($0 as? TransferError)?.code == .connectionFailed }
+    }
+
+    @Test func aConnectionClosedWhileIdleIsReplaced() async throws {
+        let first = try DownloadFixture()
+        try first.add("a", Array("one".utf8))
+        let downloader = HTTPFileDownloader()
+        _ = try await downloader.download(first.request("a"))
+        let port = try #require(URLComponents(string: first.baseURL)?.port)
+        first.server.stop()
+        // A new server on the same port: the pooled connection to the old one is dead.
+        let second = DataPlaneServer(catalog: first.catalog, token: first.token, address: .init(host: "127.0.0.1", port: UInt16(port)))
+        _ = try second.start()
+        defer { second.stop() }
+        try first.add("b", Array("two".utf8))
+        let result = try await downloader.download(first.request("b"))
+        #expect(result.attempts == 1)
+        #expect(try first.downloaded("b") == Array("two".utf8))
+    }
+
+    private func run(_ tool: String, _ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

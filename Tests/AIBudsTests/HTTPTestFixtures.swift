@@ -1,0 +1,97 @@
+import AIBuds
+import AIBudsDigest
+import AIBudsEmulator
+import Foundation
+import Synchronization
+
+/// A data plane serving files from a temporary folder, and a destination folder, for one test.
+final class DownloadFixture {
+    let root: URL
+    let destination: URL
+    let catalog = DictionaryDataPlaneCatalog()
+    let server: DataPlaneServer
+    let baseURL: String
+    let token = "test-token"
+    private let counter = Mutex(0)
+
+    init(shaping: DataPlaneShaping = .unlimited, address: String = "127.0.0.1", port: UInt16 = 0) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-download-\(UUID().uuidString)")
+        destination = root.appendingPathComponent("dest")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("device"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+        server = DataPlaneServer(catalog: catalog, token: token, shaping: shaping)
+        baseURL = try server.start()
+    }
+
+    deinit {
+        server.stop()
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// Serves `content` under a device name; a new `generation` makes a new entity tag.
+    @discardableResult
+    func add(_ name: String, _ content: [UInt8], generation: UInt64 = 1) throws -> DataPlaneFile {
+        let number = counter.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        let path = root.appendingPathComponent("device/file-\(number)").path
+        guard FileManager.default.createFile(atPath: path, contents: Data(content)) else { throw TestFailure("cannot write \(path)") }
+        let file = DataPlaneFile(id: "id-\(number)", size: Int64(content.count), etag: DataPlaneFile.etag(id: "id-\(number)", size: Int64(content.count), generation: generation), path: path)
+        catalog.set(file, named: name)
+        return file
+    }
+
+    /// A request for a served device name, checked against `content`.
+    func request(_ name: String, content: [UInt8]? = nil, localName: String? = nil, overwrite: Bool = false) -> DownloadRequest {
+        DownloadRequest(
+            baseURL: baseURL, deviceName: name, token: token, destinationDirectory: destination, localName: localName ?? name,
+            expectedSize: content.map { Int64($0.count) }, expectedSHA256: content.map { SHA256.hash($0) }, overwrite: overwrite)
+    }
+
+    /// The bytes of a file in the destination.
+    func downloaded(_ localName: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: destination.appendingPathComponent(localName)))
+    }
+
+    /// The names in `.partial/`.
+    func partialFiles() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: destination.appendingPathComponent(".partial").path))?.sorted() ?? []
+    }
+
+    /// Pseudo-random bytes, the same for the same seed.
+    static func bytes(_ count: Int, seed: UInt64 = 1) -> [UInt8] {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        var bytes = [UInt8](repeating: 0, count: count)
+        for index in bytes.indices {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            bytes[index] = UInt8(truncatingIfNeeded: state)
+        }
+        return bytes
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Thread-safe record of progress reports.
+final class ProgressLog: Sendable {
+    private let reports = Mutex<[DownloadProgress]>([])
+
+    func record(_ progress: DownloadProgress) { reports.withLock { $0.append(progress) } }
+    var all: [DownloadProgress] { reports.withLock { $0 } }
+    var bytesTransferred: Int64 { reports.withLock { $0.last?.bytesTransferred ?? 0 } }
+
+    /// Waits (polling) until at least `bytes` have been written.
+    func wait(forBytes bytes: Int64, timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while bytesTransferred < bytes {
+            guard ContinuousClock.now < deadline else { throw TestFailure("progress stuck at \(bytesTransferred)") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
