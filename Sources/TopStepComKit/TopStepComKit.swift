@@ -44,6 +44,8 @@ public final class TopStepComKit: Sendable {
         )
     }
 
+    deinit { mediaFileService.observer.stop() }
+
     /// Binds the kit to a device's channel (nil unbinds) and restarts list observation.
     func bind(_ channel: (any MediaDeviceChannel)?) {
         state.channel.withLock { $0 = channel }

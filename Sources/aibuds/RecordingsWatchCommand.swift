@@ -9,7 +9,7 @@ struct RecordingsWatchCommand: CLICommand {
     static let help = """
         usage: aibuds recordings watch --device udp://HOST:PORT [--count N] [--timeout SECONDS]
 
-        Prints 'watching' once observing, then 'changed audioRecording: N recordings' each time the
+        Prints 'watching: N recordings' once observing, then 'changed audioRecording: N recordings' each time the
         device's list becomes invalid (a new recording, a deletion by anyone), with the count of a
         list fetched again. Runs until SIGINT or SIGTERM, N changes, or the timeout (exit 0).
 
@@ -42,9 +42,8 @@ struct RecordingsWatchCommand: CLICommand {
         guard kit.mediaFile.supportedOperations(for: .audioRecording).contains(.observeChanges) else {
             throw CommandFailure.failure("the device does not report changes of its recording list")
         }
-        // The list fetched first is where the observation starts: a change after it is reported
-        // even when it comes before the observer's first long-poll, so 'watching' means watching.
-        _ = try await Recordings.fetch(kit.mediaFile)
+        // Fetching first makes that list the observation's baseline: any later change is reported.
+        let initial = try await Recordings.fetch(kit.mediaFile)
         let (changes, continuation) = AsyncStream.makeStream(of: TSMediaFileType.self)
         kit.mediaFile.registerMediaFileListDidChangedBlock { continuation.yield($0) }
         if let timeout {
@@ -57,7 +56,7 @@ struct RecordingsWatchCommand: CLICommand {
             await Emulator.waitForTerminationSignal()
             continuation.finish()
         }
-        CLI.say("watching")
+        CLI.say("watching: \(initial.count) recordings")
         var seen = 0
         for await type in changes {
             let files = try await Recordings.fetch(kit.mediaFile)

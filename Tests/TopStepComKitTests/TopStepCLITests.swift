@@ -1,14 +1,38 @@
+import AIBudsEmulator
 import AIBudsTestKit
 import Foundation
 import Testing
 
-/// The built `aibuds` beside the test bundle.
+/// The built `aibuds`, beside the test bundle.
 let aibudsBinary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("aibuds")
 
-/// Runs the built `aibuds` and returns its exit status and output (waiting on a thread of its own).
+/// Runs `aibuds` and returns its exit status and output (waiting on a thread of its own, never on
+/// Swift concurrency's: see `onOwnThread`).
 func aibuds(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
     let result = try await runProgram(aibudsBinary, arguments)
     return (result.status, result.out, result.err)
+}
+
+/// The lines written to `pipe`, as they arrive; ends at end of file.
+func lines(of pipe: Pipe) -> AsyncStream<String> {
+    let pending = Recorder<UInt8>()
+    return AsyncStream { continuation in
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                continuation.finish()
+                return
+            }
+            // The handler runs serially, so the buffer is only touched here.
+            var bytes = pending.drain() + Array(data)
+            while let newline = bytes.firstIndex(of: 10) {
+                continuation.yield(String(decoding: bytes[..<newline], as: UTF8.self))
+                bytes.removeSubrange(...newline)
+            }
+            for byte in bytes { pending.append(byte) }
+        }
+    }
 }
 
 /// `aibuds recordings …` against an emulated watch over UDP.
@@ -43,16 +67,23 @@ func aibuds(_ arguments: [String]) async throws -> (status: Int32, out: String, 
     @Test func watchPrintsOneLinePerChange() async throws {
         let watch = try LoopbackEmulator.watch()
         defer { watch.stop() }
-        let device = "udp://\(watch.address)"
-        let program = try RunningProgram(aibudsBinary, ["recordings", "watch", "--device", device, "--count", "1", "--timeout", "10"])
-        // Record only once the command says it is watching (a fixed pause raced a slow start).
-        let first = try await onOwnThread { program.readLine() }
-        #expect(first == "watching\n")
+        let process = Process()
+        process.executableURL = aibudsBinary
+        process.arguments = ["recordings", "watch", "--device", "udp://\(watch.address)", "--count", "2", "--timeout", "20"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var iterator = lines(of: out).makeAsyncIterator()
+        #expect(await iterator.next() == "watching: 3 recordings")
         try watch.emulator.device.startRecording(video: false)
         _ = try watch.emulator.device.stopRecording(video: false)
-        let result = try await onOwnThread { program.finish(alreadyRead: first ?? "") }
-        #expect(result.status == 0)
-        #expect(result.out == "watching\nchanged audioRecording: 4 recordings\n")
+        #expect(await iterator.next() == "changed audioRecording: 4 recordings")
+        _ = try watch.emulator.device.store.delete(MediaFileName("REC_20260301_071500.opus"))
+        #expect(await iterator.next() == "changed audioRecording: 3 recordings")
+        #expect(await iterator.next() == nil)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
     }
 
     @Test(arguments: [

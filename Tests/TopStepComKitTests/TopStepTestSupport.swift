@@ -9,6 +9,14 @@ final class Recorder<Value: Sendable>: Sendable {
     /// Appends a value.
     func append(_ value: Value) { storage.withLock { $0.append(value) } }
 
+    /// Removes and returns everything appended so far.
+    func drain() -> [Value] {
+        storage.withLock { values in
+            defer { values = [] }
+            return values
+        }
+    }
+
     /// Everything appended so far.
     var values: [Value] { storage.withLock { $0 } }
 }
