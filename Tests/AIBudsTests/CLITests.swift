@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The `aibuds scan`, `info` and `devices` commands, run as processes (no SDK state of this process).
-@Suite struct CommandLineTests {
+@Suite(.timeLimit(.minutes(2))) struct CommandLineTests {
     @Test func scanFindsAnnouncedEmulatorsAsJSON() async throws {
         let fixture = try EmulatorFixture("cli-scan")
         defer { fixture.remove() }

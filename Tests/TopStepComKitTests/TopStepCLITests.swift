@@ -13,30 +13,8 @@ func aibuds(_ arguments: [String]) async throws -> (status: Int32, out: String, 
     return (result.status, result.out, result.err)
 }
 
-/// The lines written to `pipe`, as they arrive; ends at end of file.
-func lines(of pipe: Pipe) -> AsyncStream<String> {
-    let pending = Recorder<UInt8>()
-    return AsyncStream { continuation in
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            guard !data.isEmpty else {
-                handle.readabilityHandler = nil
-                continuation.finish()
-                return
-            }
-            // The handler runs serially, so the buffer is only touched here.
-            var bytes = pending.drain() + Array(data)
-            while let newline = bytes.firstIndex(of: 10) {
-                continuation.yield(String(decoding: bytes[..<newline], as: UTF8.self))
-                bytes.removeSubrange(...newline)
-            }
-            for byte in bytes { pending.append(byte) }
-        }
-    }
-}
-
 /// `aibuds recordings …` against an emulated watch over UDP.
-@Suite struct TopStepCLITests {
+@Suite(.timeLimit(.minutes(2))) struct TopStepCLITests {
     @Test func listDownloadDeleteThroughTheCommandLine() async throws {
         let watch = try LoopbackEmulator.watch()
         defer { watch.stop() }
@@ -67,23 +45,20 @@ func lines(of pipe: Pipe) -> AsyncStream<String> {
     @Test func watchPrintsOneLinePerChange() async throws {
         let watch = try LoopbackEmulator.watch()
         defer { watch.stop() }
-        let process = Process()
-        process.executableURL = aibudsBinary
-        process.arguments = ["recordings", "watch", "--device", "udp://\(watch.address)", "--count", "2", "--timeout", "20"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        var iterator = lines(of: out).makeAsyncIterator()
-        #expect(await iterator.next() == "watching: 3 recordings")
+        // Lines are read with blocking reads on a thread of their own: a readabilityHandler lost
+        // the end of the output in full runs, and the test waited for it forever.
+        let process = try RunningProgram(
+            aibudsBinary, ["recordings", "watch", "--device", "udp://\(watch.address)", "--count", "2", "--timeout", "20"])
+        defer { process.terminate() }
+        func nextLine() async throws -> String? { try await onOwnThread { process.readLine() } }
+        #expect(try await nextLine() == "watching: 3 recordings\n")
         try watch.emulator.device.startRecording(video: false)
         _ = try watch.emulator.device.stopRecording(video: false)
-        #expect(await iterator.next() == "changed audioRecording: 4 recordings")
+        #expect(try await nextLine() == "changed audioRecording: 4 recordings\n")
         _ = try watch.emulator.device.store.delete(MediaFileName("REC_20260301_071500.opus"))
-        #expect(await iterator.next() == "changed audioRecording: 3 recordings")
-        #expect(await iterator.next() == nil)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(try await nextLine() == "changed audioRecording: 3 recordings\n")
+        let end = try await onOwnThread { process.finish() }
+        #expect(end.out.isEmpty && end.status == 0)
     }
 
     @Test(arguments: [
