@@ -12,7 +12,8 @@ import Testing
     static let size: UInt64 = 200_000
 
     @Test func lostDatagramsAreRetransmittedAndTheFileIsIntact() async throws {
-        let lossy = InMemoryLink { _, index, _ in index % 7 == 3 }
+        // Every 7th exchange loses its request's first transmission and its first response.
+        let lossy = InMemoryLink.losingSMP { _, sequence, copy in sequence % 7 == 3 && copy == 0 }
         let rig = try WatchRig(seeds: [.generated("lossy.opus", type: .audio, size: Self.size)], link: lossy)
         let file = try #require(await rig.media.fetch().value?.first)
         let (outcome, _) = await rig.media.download(file, to: rig.scratch("l"))
