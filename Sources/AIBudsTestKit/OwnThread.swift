@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // Tests must never block Swift concurrency's threads: on Linux the cooperative pool has one
 // thread per core (two on CI) and shares them with `DispatchQueue.global()`, without adding
@@ -34,11 +35,56 @@ public struct ProgramResult: Sendable {
 
 /// Runs `executable` with `arguments` (and `environment` added to this process's) to its end,
 /// waiting on a thread of its own; returns its exit status and output.
+///
+/// At most one program per core runs this way at once: the suite starts every test at the same
+/// moment, and dozens of program starts at once (each `aibuds` start costs a fifth of a second of
+/// CPU) took the cores from every other test for seconds.
 public func runProgram(
     _ executable: URL, _ arguments: [String], environment: [String: String] = [:]
 ) async throws -> ProgramResult {
+    await programSlots.wait()
+    defer { programSlots.signal() }
     let program = try RunningProgram(executable, arguments, environment: environment)
     return try await onOwnThread { program.finish() }
+}
+
+/// The slots of ``runProgram(_:_:environment:)``.
+private let programSlots = AsyncSemaphore(max(2, ProcessInfo.processInfo.activeProcessorCount))
+
+/// A counting semaphore whose waiters suspend instead of blocking a thread; served in order.
+final class AsyncSemaphore: Sendable {
+    private let state: Mutex<(available: Int, waiters: [CheckedContinuation<Void, Never>])>
+
+    init(_ count: Int) {
+        state = Mutex((count, []))
+    }
+
+    /// Takes a slot, waiting for one.
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                guard state.available > 0, state.waiters.isEmpty else {
+                    state.waiters.append(continuation)
+                    return false
+                }
+                state.available -= 1
+                return true
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Gives a slot back (to the first waiter, if any).
+    func signal() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiters.isEmpty else {
+                state.available += 1
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
+    }
 }
 
 /// A program started with its output piped to this process; its standard error is read from the
