@@ -1,3 +1,4 @@
+import AIBudsFoundation
 import Foundation
 import Synchronization
 
@@ -42,7 +43,13 @@ public final class ImportLedger: Sendable {
     public let deviceID: String
     /// The ledger file.
     public let fileURL: URL
-    private let entriesByName: Mutex<[String: ImportLedgerEntry]>
+    private struct State {
+        var entries: [String: ImportLedgerEntry]
+        /// The file, open for appending once the first entry is recorded.
+        var appender: FileHandle?
+    }
+
+    private let state: Mutex<State>
 
     /// Opens (or starts) the ledger of `deviceID` in `directory`.
     ///
@@ -62,40 +69,51 @@ public final class ImportLedger: Sendable {
                 loaded[entry.name] = entry
             }
         }
-        entriesByName = Mutex(loaded)
+        state = Mutex(State(entries: loaded))
+    }
+
+    deinit {
+        state.withLock { try? $0.appender?.close() }
     }
 
     /// Every entry, ordered by name.
     public var entries: [ImportLedgerEntry] {
-        let all = entriesByName.withLock { Array($0.values) }
+        let all = state.withLock { Array($0.entries.values) }
         return all.sorted { a, b in a.name.unicodeScalars.lexicographicallyPrecedes(b.name.unicodeScalars) }
     }
 
     /// The entry for the device file `name`, if it was imported.
-    public func entry(named name: String) -> ImportLedgerEntry? { entriesByName.withLock { $0[name] } }
+    public func entry(named name: String) -> ImportLedgerEntry? { state.withLock { $0.entries[name] } }
 
     /// Whether the device file `name` of `size` bytes was imported and verified before.
     public func contains(name: String, size: UInt64) -> Bool { entry(named: name)?.size == size }
 
     /// Records a verified import and appends it to the file.
     ///
-    /// - Throws: `CocoaError` when the line cannot be written (the entry is then not recorded).
+    /// - Throws: `AIBudsError` (`operationFailedDueToWrongParameters`) for another device's entry;
+    ///   `CocoaError` when the line cannot be written (the entry is then not recorded).
     public func record(_ entry: ImportLedgerEntry) throws {
-        precondition(entry.deviceID == deviceID, "a ledger records only its own device's files")
+        guard entry.deviceID == deviceID else {
+            throw AIBudsError(
+                .operationFailedDueToWrongParameters, "the ledger of \(deviceID) cannot record a file of \(entry.deviceID)")
+        }
         var line = try Self.encoder.encode(entry)
         line.append(UInt8(ascii: "\n"))
-        try entriesByName.withLock { entries in
-            try Self.append(line, to: fileURL)
-            entries[entry.name] = entry
+        try state.withLock { state in
+            if state.appender == nil { state.appender = try Self.openForAppending(fileURL) }
+            try state.appender?.write(contentsOf: line)
+            state.entries[entry.name] = entry
         }
     }
 
     /// Forgets the device file `name` (for example after deleting the local copy); rewrites the file.
     public func remove(named name: String) throws {
-        try entriesByName.withLock { entries in
-            guard entries.removeValue(forKey: name) != nil else { return }
+        try state.withLock { state in
+            guard state.entries.removeValue(forKey: name) != nil else { return }
+            try state.appender?.close()
+            state.appender = nil
             var data = Data()
-            for entry in entries.values { data.append(try Self.encoder.encode(entry)); data.append(UInt8(ascii: "\n")) }
+            for entry in state.entries.values { data.append(try Self.encoder.encode(entry)); data.append(UInt8(ascii: "\n")) }
             try data.write(to: fileURL, options: .atomic)
         }
     }
@@ -120,23 +138,30 @@ public final class ImportLedger: Sendable {
         return name.isEmpty ? "_" : name
     }
 
-    private static func append(_ line: Data, to url: URL) throws {
+    /// Opens (creating) the ledger file positioned at its end, on a fresh line.
+    private static func openForAppending(_ url: URL) throws -> FileHandle {
         if !FileManager.default.fileExists(atPath: url.path) {
             guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
             }
         }
         let handle = try FileHandle(forUpdating: url)
-        defer { try? handle.close() }
-        let end = try handle.seekToEnd()
-        var bytes = line
-        if end > 0 {
-            // A crash may have left a torn last line: start on a fresh one.
-            try handle.seek(toOffset: end - 1)
-            if try handle.read(upToCount: 1) != Data([UInt8(ascii: "\n")]) { bytes.insert(UInt8(ascii: "\n"), at: 0) }
-            try handle.seekToEnd()
+        do {
+            let end = try handle.seekToEnd()
+            if end > 0 {
+                // A crash may have left a torn last line: start on a fresh one.
+                try handle.seek(toOffset: end - 1)
+                if try handle.read(upToCount: 1) != Data([UInt8(ascii: "\n")]) {
+                    try handle.seekToEnd()
+                    try handle.write(contentsOf: Data([UInt8(ascii: "\n")]))
+                }
+                try handle.seekToEnd()
+            }
+            return handle
+        } catch {
+            try? handle.close()
+            throw error
         }
-        try handle.write(contentsOf: bytes)
     }
 
     private static var encoder: JSONEncoder {

@@ -27,7 +27,9 @@ enum LocalTarget: Sendable, Equatable {
         for counter in 1...10_000 {
             let candidate = counter == 1 ? name : numbered(name, counter)
             let url = directory.appendingPathComponent(candidate, isDirectory: false)
-            guard let attributes = try? manager.attributesOfItem(atPath: url.path) else { return .fresh(localName: candidate) }
+            guard manager.fileExists(atPath: url.path), let attributes = try? manager.attributesOfItem(atPath: url.path) else {
+                return .fresh(localName: candidate)
+            }
             if let size, let sha256, attributes[.type] as? FileAttributeType == .typeRegular,
                 (attributes[.size] as? NSNumber)?.uint64Value == size,
                 try SHA256.hash(fileAt: url) == sha256

@@ -67,9 +67,11 @@ public final class HTTPFileDownloader: Sendable {
     }
 
     /// Downloads files, `parallelism` at a time (default `configuration.parallelism`); returns
-    /// one result per request, in order. `progress` receives the request's index.
+    /// one result per request, in order. `progress` receives the request's index; `hooks` let
+    /// the caller prepare each file just before it starts and hear of each result as it comes.
     public func download(
-        _ requests: [DownloadRequest], parallelism: Int? = nil, progress: (@Sendable (Int, DownloadProgress) -> Void)? = nil
+        _ requests: [DownloadRequest], parallelism: Int? = nil, hooks: DownloadBatchHooks? = nil,
+        progress: (@Sendable (Int, DownloadProgress) -> Void)? = nil
     ) async -> [Result<DownloadResult, TransferError>] {
         guard !requests.isEmpty else { return [] }
         let scope = DownloadScope()
@@ -89,13 +91,18 @@ public final class HTTPFileDownloader: Sendable {
                         let buffer = makeBuffer()
                         defer { buffer.deallocate() }
                         while let index = batch.next() {
-                            let request = requests[index]
+                            guard let request = hooks.map({ $0.prepare(index, requests[index]) }) ?? requests[index] else {
+                                batch.finish(index, .failure(TransferError(.cancelled, "\(requests[index].localName) was left out")))
+                                continue
+                            }
                             switch runOne(request, scope: scope, buffer: buffer, progress: { progress?(index, $0) }) {
                             case .failure(let error):
+                                hooks?.finished(index, .failure(error))
                                 batch.finish(index, .failure(error))
                             case .success(let (result, pending)):
                                 commits.submit(pending) { [self] outcome in
                                     if case .failure(let error) = outcome { logger.log(.error, "transfer", "\(request.localName): \(error)") }
+                                    hooks?.finished(index, outcome.map { result })
                                     batch.finish(index, outcome.map { result })
                                 }
                             }
@@ -156,6 +163,25 @@ public final class HTTPFileDownloader: Sendable {
         } catch {
             return .failure(TransferError(.localFileError, "\(error)", underlying: error))
         }
+    }
+}
+
+/// Per-file steps of a batch download, called on the worker thread that runs the file.
+public struct DownloadBatchHooks: Sendable {
+    /// Called just before file `index` starts, with its request: returns the request to run (for
+    /// example with the expected digest, known only now), or `nil` to leave the file out (its
+    /// result is then `cancelled` and `finished` is not called for it).
+    public var prepare: @Sendable (_ index: Int, _ request: DownloadRequest) -> DownloadRequest?
+    /// Called once file `index` has its result: committed (renamed into place), or failed.
+    public var finished: @Sendable (_ index: Int, _ result: Result<DownloadResult, TransferError>) -> Void
+
+    /// Creates hooks.
+    public init(
+        prepare: @escaping @Sendable (_ index: Int, _ request: DownloadRequest) -> DownloadRequest?,
+        finished: @escaping @Sendable (_ index: Int, _ result: Result<DownloadResult, TransferError>) -> Void
+    ) {
+        self.prepare = prepare
+        self.finished = finished
     }
 }
 

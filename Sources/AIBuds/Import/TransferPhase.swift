@@ -1,0 +1,343 @@
+import AIBudsDigest
+import AIBudsFoundation
+import AIBudsLog
+import Foundation
+import Synchronization
+
+/// What became of one requested file in the transfer phase.
+enum TransferOutcome: Sendable {
+    /// Downloaded (or found already present), verified when `verified`, recorded.
+    case imported(ImportedMediaFileModel, verified: Bool, bytesFetched: UInt64, sixAxisData: URL?)
+    /// Not imported, with why.
+    case failed(AIBudsError, bytesFetched: UInt64)
+    /// Never started (the import was cancelled first).
+    case notStarted
+}
+
+/// The transfer phase of an import: every file through one batch of the download engine,
+/// `maximumConcurrentTransfers` at a time, each prepared just before it starts (the device's
+/// SHA-256, fetched ahead; a free local name, or the identical file already there) and reported
+/// as soon as it is committed. Finished files share their directory sync; the engine's threads
+/// and buffers serve the whole batch.
+struct TransferPhase: Sendable {
+    let operationID: Int
+    let files: [MediaFileInfoModel]
+    let session: TransferSession
+    let options: MediaImportOptions
+    let destination: URL
+    let channel: any MediaImportControlChannel
+    let downloader: HTTPFileDownloader
+    let stabilization: VideoStabilizationRegistry
+    let logger: any LogService
+
+    /// Runs the phase; returns one outcome per file, in order.
+    func run(emit: @escaping @Sendable (MediaImportEvent) -> Void) async -> [TransferOutcome] {
+        let fetched = ByteCount()
+        var outcomes: [TransferOutcome] = []
+        await withTaskGroup(of: Void.self) { phase in
+            // The speed ticker runs beside the transfers and stops with them.
+            phase.addTask {
+                var meter = TransferSpeedMeter()
+                let clock = ContinuousClock()
+                _ = meter.sample(totalBytes: 0, at: clock.now)
+                while true {
+                    do { try await Task.sleep(for: options.speedReportInterval) } catch { return }
+                    if let speed = meter.sample(totalBytes: fetched.value, at: clock.now) {
+                        emit(.speed(bytesPerSecond: speed))
+                    }
+                }
+            }
+            outcomes = await transfers(fetched: fetched, emit: emit)
+            phase.cancelAll()
+        }
+        return await withSixAxisData(outcomes)
+    }
+
+    // MARK: The batch
+
+    private func transfers(fetched: ByteCount, emit: @escaping @Sendable (MediaImportEvent) -> Void) async -> [TransferOutcome] {
+        let state = BatchState(count: files.count)
+        let localNames = SafeFileName.assign(files.map(\.fileName))
+        let hashes = options.verifiesDeviceHash
+            ? HashPrefetcher(names: files.map(\.fileName), lookahead: max(8, 2 * options.maximumConcurrentTransfers)) { [channel] in
+                try await channel.mediaFileSHA256(named: $0)
+            }
+            : nil
+        var requests: [DownloadRequest] = []
+        for (index, file) in files.enumerated() {
+            var request = DownloadRequest(
+                baseURL: session.baseURL, deviceName: file.fileName, token: session.token, destinationDirectory: destination,
+                localName: (try? localNames[index].get()) ?? "file-\(index)", expectedSize: file.fileSize.map { Int64(clamping: $0) })
+            request.reportsChunkData = options.deliversChunkData
+            requests.append(request)
+        }
+        let hooks = DownloadBatchHooks(
+            prepare: { index, request in
+                prepare(index, request, localName: localNames[index], hashes: hashes, state: state, emit: emit)
+            },
+            finished: { index, result in
+                finished(index, result, state: state, emit: emit)
+            })
+        await withTaskCancellationHandler {
+            _ = await downloader.download(
+                requests, parallelism: max(1, options.maximumConcurrentTransfers), hooks: hooks
+            ) { index, progress in
+                let file = files[index]
+                let count = UInt64(max(0, progress.chunkBytes))
+                let transferred = UInt64(max(0, progress.bytesTransferred))
+                state.progress(index, count: count, transferred: transferred)
+                fetched.add(count)
+                let size = progress.totalBytes.map { UInt64(max(0, $0)) } ?? file.fileSize ?? 0
+                emit(.chunk(MediaImportChunk(
+                    taskID: taskID(index), mediaFile: file, data: progress.chunk, count: Int(count), fileSize: size,
+                    transferredSize: transferred)))
+            }
+        } onCancel: {
+            state.cancel()
+            hashes?.cancel()
+        }
+        return state.outcomes()
+    }
+
+    /// Readies file `index` on the engine's worker thread: announces it, gets the device's
+    /// SHA-256, picks the local name; `nil` when the file needs no download (settled here).
+    private func prepare(
+        _ index: Int, _ request: DownloadRequest, localName: Result<String, TransferError>, hashes: HashPrefetcher?,
+        state: BatchState, emit: @escaping @Sendable (MediaImportEvent) -> Void
+    ) -> DownloadRequest? {
+        guard state.mayStart else { return nil }
+        let file = files[index]
+        emit(.batchProgress(index: index, total: files.count))
+        emit(.fileStarted(file, taskID: taskID(index)))
+        func fail(_ error: AIBudsError) -> DownloadRequest? {
+            state.settle(index, failed(index, error, at: request.finalURL, state: state, emit: emit))
+            return nil
+        }
+        let name: String
+        switch localName {
+        case .success(let safe): name = safe
+        case .failure(let error): return fail(ImportErrorMapping.error(for: error, file: file))
+        }
+        var expected: [UInt8]?
+        if let hashes {
+            switch hashes.wait(index) {
+            case .success(let digest): expected = digest
+            case .failure(let error):
+                return fail(state.isCancelled ? Self.cancelled(file) : ImportErrorMapping.hashRequestError(error, file: file))
+            }
+        }
+        let target: LocalTarget
+        do {
+            target = try LocalTarget.choose(in: destination, name: name, size: file.fileSize, sha256: expected)
+        } catch {
+            return fail(AIBudsError(.importFilesFailedDueToLocalFileError, "cannot check \(destination.path)/\(name)", underlying: error))
+        }
+        state.setVerified(index, expected != nil)
+        if case .alreadyPresent(let url, let digest) = target {
+            // A previous import left exactly this file here: nothing to download.
+            logger.log(.info, "import", "\(file.fileName) is already at \(url.path) with the device's SHA-256")
+            state.settle(index, imported(index, url: url, sha256: digest, verified: expected != nil, bytes: 0, emit: emit))
+            return nil
+        }
+        var prepared = request
+        prepared.localName = target.localName
+        prepared.expectedSHA256 = expected
+        return prepared
+    }
+
+    /// Settles file `index` with the engine's result.
+    private func finished(
+        _ index: Int, _ result: Result<DownloadResult, TransferError>, state: BatchState,
+        emit: @escaping @Sendable (MediaImportEvent) -> Void
+    ) {
+        switch result {
+        case .success(let download):
+            state.settle(index, imported(
+                index, url: download.fileURL, sha256: download.sha256, verified: state.isVerified(index),
+                bytes: UInt64(max(0, download.bytesReceived)), emit: emit))
+        case .failure(let error):
+            let file = files[index]
+            let mapped = state.isCancelled ? Self.cancelled(file) : ImportErrorMapping.error(for: error, file: file)
+            if mapped.code == .importFilesFailedDueToDeviceHotspotConnectionLost { state.abort(mapped) }
+            let url = destination.appendingPathComponent((try? SafeFileName.make(from: file.fileName)) ?? "file-\(index)")
+            state.settle(index, failed(index, mapped, at: url, state: state, emit: emit))
+        }
+    }
+
+    /// Records a committed file in the ledger and reports it.
+    private func imported(
+        _ index: Int, url: URL, sha256: [UInt8], verified: Bool, bytes: UInt64, emit: @Sendable (MediaImportEvent) -> Void
+    ) -> TransferOutcome {
+        let file = files[index]
+        if let ledger = options.ledger {
+            let entry = ImportLedgerEntry(
+                deviceID: ledger.deviceID, name: file.fileName, size: file.fileSize ?? 0, sha256: sha256.hexString, localPath: url.path)
+            do {
+                try ledger.record(entry)
+            } catch {
+                logger.log(.warning, "import", "could not record \(file.fileName) in the import ledger: \(error)")
+            }
+        }
+        let model = ImportedMediaFileModel(metadata: file, localFileURL: url, stabilizationStatus: .pending)
+        emit(.fileFinished(model, taskID: taskID(index), error: nil))
+        return .imported(model, verified: verified, bytesFetched: bytes, sixAxisData: nil)
+    }
+
+    /// Reports a failed file: a last chunk event with the error, then its completion.
+    private func failed(
+        _ index: Int, _ error: AIBudsError, at url: URL, state: BatchState, emit: @Sendable (MediaImportEvent) -> Void
+    ) -> TransferOutcome {
+        let file = files[index]
+        let (bytes, transferred) = state.counts(index)
+        emit(.chunk(MediaImportChunk(
+            taskID: taskID(index), mediaFile: file, data: nil, count: 0, fileSize: file.fileSize ?? 0, transferredSize: transferred,
+            error: error)))
+        let model = ImportedMediaFileModel(metadata: file, localFileURL: url, stabilizationStatus: .pending, error: error.nsError)
+        emit(.fileFinished(model, taskID: taskID(index), error: error))
+        return .failed(error, bytesFetched: bytes)
+    }
+
+    private func taskID(_ index: Int) -> String { "import-\(operationID)-\(index)" }
+
+    private static func cancelled(_ file: MediaFileInfoModel) -> AIBudsError {
+        AIBudsError(.importFilesCanceled, "the import of '\(file.fileName)' was cancelled; its partial download is kept for a resume")
+    }
+
+    // MARK: Six-axis data
+
+    /// Adds the six-axis samples of every imported file that the stabilization phase will process.
+    private func withSixAxisData(_ outcomes: [TransferOutcome]) async -> [TransferOutcome] {
+        var result = outcomes
+        for (index, outcome) in outcomes.enumerated() {
+            guard case .imported(let model, let verified, let bytes, nil) = outcome, !Task.isCancelled,
+                case .run = stabilization.decision(for: model.metadata)
+            else { continue }
+            result[index] = .imported(model, verified: verified, bytesFetched: bytes, sixAxisData: await sixAxisData(for: model.metadata))
+        }
+        return result
+    }
+
+    /// Downloads the six-axis samples of `file` (the device serves them as `<name>.gcsv`) into
+    /// `.aibuds/sixaxis`; `nil` when they cannot be had (the stabilization of that file then
+    /// fails, the import does not).
+    private func sixAxisData(for file: MediaFileInfoModel) async -> URL? {
+        let name = file.fileName + "." + Self.sixAxisExtension
+        do {
+            let folder = destination.appendingPathComponent(".aibuds/sixaxis", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let expected = options.verifiesDeviceHash ? try? await channel.mediaFileSHA256(named: name) : nil
+            let request = DownloadRequest(
+                baseURL: session.baseURL, deviceName: name, token: session.token, destinationDirectory: folder,
+                localName: try SafeFileName.make(from: name), expectedSHA256: expected, overwrite: true)
+            return try await downloader.download(request).fileURL
+        } catch {
+            logger.log(.warning, "import", "the six-axis data of \(file.fileName) could not be downloaded: \(error)")
+            return nil
+        }
+    }
+
+    /// The extension under which a device serves a video's six-axis samples (Gyroflow's CSV).
+    static let sixAxisExtension = "gcsv"
+}
+
+/// The shared state of one batch: each file's outcome and byte counts, cancellation, and the
+/// failure that stops the files not yet started.
+private final class BatchState: Sendable {
+    private struct State {
+        var outcomes: [TransferOutcome]
+        var fetched: [UInt64]
+        var transferred: [UInt64]
+        var verified: [Bool]
+        var cancelled = false
+        var abortReason: AIBudsError?
+    }
+
+    private let state: Mutex<State>
+
+    init(count: Int) {
+        state = Mutex(State(
+            outcomes: Array(repeating: .notStarted, count: count), fetched: Array(repeating: 0, count: count),
+            transferred: Array(repeating: 0, count: count), verified: Array(repeating: false, count: count)))
+    }
+
+    /// Whether another file may start (not cancelled, no batch-ending failure).
+    var mayStart: Bool { state.withLock { !$0.cancelled && $0.abortReason == nil } }
+    /// Whether the import was cancelled.
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    func cancel() { state.withLock { $0.cancelled = true } }
+    func abort(_ reason: AIBudsError) { state.withLock { $0.abortReason = $0.abortReason ?? reason } }
+    func setVerified(_ index: Int, _ verified: Bool) { state.withLock { $0.verified[index] = verified } }
+    func isVerified(_ index: Int) -> Bool { state.withLock { $0.verified[index] } }
+    func settle(_ index: Int, _ outcome: TransferOutcome) { state.withLock { $0.outcomes[index] = outcome } }
+    func counts(_ index: Int) -> (fetched: UInt64, transferred: UInt64) {
+        state.withLock { ($0.fetched[index], $0.transferred[index]) }
+    }
+
+    func progress(_ index: Int, count: UInt64, transferred: UInt64) {
+        state.withLock { state in
+            state.fetched[index] += count
+            state.transferred[index] = transferred
+        }
+    }
+
+    /// Every outcome; files never started because the hotspot connection was lost fail with that reason.
+    func outcomes() -> [TransferOutcome] {
+        state.withLock { state in
+            guard let reason = state.abortReason, !state.cancelled else { return state.outcomes }
+            return state.outcomes.map { outcome in
+                guard case .notStarted = outcome else { return outcome }
+                return .failed(AIBudsError(reason.code, "not started: \(reason.message)", underlying: reason), bytesFetched: 0)
+            }
+        }
+    }
+}
+
+/// Asks the device for the SHA-256 of the files a little ahead of the downloads, so that the
+/// round trips overlap the transfers; a worker thread blocks on the one it needs next.
+final class HashPrefetcher: Sendable {
+    private let names: [String]
+    private let lookahead: Int
+    private let fetch: @Sendable (String) async throws -> [UInt8]?
+    private let tasks = Mutex<(running: [Int: Task<[UInt8]?, any Error>], cancelled: Bool)>(([:], false))
+
+    /// Creates a prefetcher of `names`, `lookahead` requests ahead of the file waited for.
+    init(names: [String], lookahead: Int, fetch: @escaping @Sendable (String) async throws -> [UInt8]?) {
+        self.names = names
+        self.lookahead = lookahead
+        self.fetch = fetch
+    }
+
+    /// The SHA-256 of file `index` (blocking the calling thread, which must not be one of Swift
+    /// concurrency's); starts the requests of the next files.
+    func wait(_ index: Int) -> Result<[UInt8]?, any Error> {
+        let task: Task<[UInt8]?, any Error>? = tasks.withLock { tasks in
+            guard !tasks.cancelled else { return nil }
+            for next in index..<min(names.count, index + lookahead + 1) where tasks.running[next] == nil {
+                let name = names[next]
+                tasks.running[next] = Task { [fetch] in try await fetch(name) }
+            }
+            return tasks.running.removeValue(forKey: index)
+        }
+        guard let task else { return .failure(CancellationError()) }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<[UInt8]?, any Error>>(.failure(CancellationError()))
+        Task {
+            let result = await task.result
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return outcome.withLock { $0 }
+    }
+
+    /// Cancels every request, running or later.
+    func cancel() {
+        let running = tasks.withLock { tasks in
+            tasks.cancelled = true
+            defer { tasks.running.removeAll() }
+            return Array(tasks.running.values)
+        }
+        for task in running { task.cancel() }
+    }
+}
