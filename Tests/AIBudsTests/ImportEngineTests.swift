@@ -84,6 +84,7 @@ struct ImportEngineTests {
         let progress = ByteProgress()
         let collector = Task { await ImportRun.collect(events, progress: progress) }
         try await waitUntil { progress.bytes == stallAt }
+        #expect(device.isBusy && device.deviceState == .busy)
 
         // While it runs: a second import and a fetch are refused with 6002.
         let second = await ImportRun.collect(engine.importEvents(models, options: options))
@@ -97,6 +98,7 @@ struct ImportEngineTests {
         #expect(cancelled.finished.map(\.error) == [.importFilesCanceled])
         #expect(!FileManager.default.fileExists(atPath: destination.appendingPathComponent("VID_big.mp4").path))
         #expect(try partialSize(destination, "VID_big.mp4") == stallAt)
+        #expect(!device.isBusy)
         await #expect(throws: AIBudsError.self) { try await engine.cancel() }
 
         // A new transfer session (the CLI's next run: a new data-plane port and token) resumes at

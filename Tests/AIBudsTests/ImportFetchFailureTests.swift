@@ -89,3 +89,24 @@ struct ImportFetchFailureTests {
         #expect(outcome.code == SdkErrorCode.fileImportFailedDueToEnterFileTransferModeFailed.rawValue)
     }
 }
+
+@Suite("Import fetch cancellation", .timeLimit(.minutes(1)))
+struct ImportFetchCancellationTests {
+    @Test func cancellingAFetchEndsItOnceAndTheDeviceIsNotBusy() async throws {
+        let fixture = try ImportEmulatorFixture([.photo("A.jpg", 100)], faults: ["slow-hotspot=10000"])
+        defer { fixture.stop() }
+        let device = try await fixture.connect()
+        let engine = MediaImportEngine(channel: device, stabilization: VideoStabilizationRegistry())
+        let calls = CallRecorder()
+        engine.fetchMediaFilesInfo(calls: calls)
+        try await waitUntil { calls.names.contains("waiting") }
+        #expect(engine.isBusy)
+        try await engine.cancel()
+        let outcome = try await calls.waitForCompletion()
+        #expect(outcome.code == SdkErrorCode.operationCanceled.rawValue)
+        #expect(calls.names.suffix(2) == ["connectCompleted(false)", "completion(false)"])
+        #expect(!engine.isBusy && !device.isBusy)
+        let again = await #expect(throws: AIBudsError.self) { try await engine.cancel() }
+        #expect(again?.code == .fileImportNotInProgress)
+    }
+}

@@ -89,7 +89,7 @@ public enum MediaImportEngines {
 
     private static let table = Mutex<[ObjectIdentifier: Entry]>([:])
     private static let makeEngine = Mutex<@Sendable (any MediaImportControlChannel) -> MediaImportEngine>({
-        MediaImportEngine(channel: $0)
+        MediaImportEngine(channel: $0, logger: AIBudsSDK.logger)
     })
 
     /// The engine of `channel`, created on first use.

@@ -180,6 +180,9 @@ public final class MediaImportEngine: Sendable {
     ) async {
         let result: MediaImportResult
         var hotspotLost = false
+        // A device shows `busy` while it imports.
+        let device = channelReference as? BaseDevice
+        device?.beginBusy()
         do {
             let channel = try channel()
             let destination = options.destination ?? Self.defaultDestination(deviceID: channel.mediaImportDeviceID)
@@ -197,6 +200,7 @@ public final class MediaImportEngine: Sendable {
             result = .rejected(AIBudsError.from(error))
         }
         logger.log(.info, "import", "import ended: \(result.importedFiles.count) of \(files.count) files; \(result.error.map { "\($0)" } ?? "success")")
+        device?.endBusy()
         end(id) { $0.importEnded(id: id, hotspotLost: hotspotLost) }
         continuation.yield(.completed(result))
         continuation.finish()
