@@ -77,7 +77,8 @@ struct ImportHotspotJoinerTests {
             try await joiner(directory, timeout: .milliseconds(300)).join(network)
         }
         #expect(error?.code == .timedOut)
-        #expect(clock.now - started < .seconds(10))
+        // The tool would sleep 30 s: it was stopped (generous bound for a loaded machine).
+        #expect(clock.now - started < .seconds(25))
     }
 
     @Test func cancellingStopsTheTool() async throws {
@@ -91,7 +92,7 @@ struct ImportHotspotJoinerTests {
         let clock = ContinuousClock()
         let started = clock.now
         let result = await task.result
-        #expect(clock.now - started < .seconds(10))
+        #expect(clock.now - started < .seconds(25))
         #expect(throws: (any Error).self) { try result.get() }
     }
 
