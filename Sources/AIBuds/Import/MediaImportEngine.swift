@@ -189,7 +189,7 @@ public final class MediaImportEngine: Sendable {
             logger.log(.info, "import", "importing \(files.count) files into \(destination.path)")
             let run = MediaImportRun(
                 operationID: id, files: files, session: session, options: options, destination: destination,
-                deviceID: channel.mediaImportDeviceID, channel: channel, downloader: downloader,
+                channel: channel, downloader: downloader,
                 stabilization: stabilization, logger: logger,
                 deleteFromDevice: { [weak self] name in
                     guard let self else { return }

@@ -13,7 +13,6 @@ struct MediaImportRun: Sendable {
     let session: TransferSession
     let options: MediaImportOptions
     let destination: URL
-    let deviceID: String
     let channel: any MediaImportControlChannel
     let downloader: HTTPFileDownloader
     let stabilization: VideoStabilizationRegistry
