@@ -151,6 +151,19 @@ extension SDKTests {
 
             #expect(try await engine.deleteAllMediaFiles() == 2)
             #expect(try await device.listMediaFiles(type: nil).files.isEmpty)
+
+            // The seed's completion-handler forms, on the device itself.
+            let deleted = CallRecorder()
+            device.deleteMediaFile("B.jpg") { success, status, error in
+                deleted.complete("delete(\(success), \(status.map { "\($0)" } ?? "nil"))", error)
+            }
+            let failure = try await deleted.waitForCompletion()
+            #expect(deleted.names == ["delete(false, nil)"])
+            #expect((failure.userInfo[AIBudsError.deviceStatusCodeKey] as? NSNumber)?.intValue == 2)
+            let all = CallRecorder()
+            device.deleteAllMediaFiles { success, status, error in all.complete("deleteAll(\(success), \(status.map { "\($0)" } ?? "nil"))", error) }
+            #expect(try await all.waitForAnyCompletion() == nil)
+            #expect(all.names == ["deleteAll(true, 0)"])
             await fixture.shutdown()
         }
 
