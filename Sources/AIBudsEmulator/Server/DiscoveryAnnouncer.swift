@@ -20,13 +20,7 @@ final class DiscoveryAnnouncer: Sendable {
             url = directory.appendingPathComponent("\(announcement.pid)-\(port)-\(suffix).json")
             suffix += 1
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data: Data
-        do { data = try encoder.encode(announcement) } catch {
-            throw EmulatorError(.io, "cannot encode the discovery announcement", underlying: error)
-        }
-        try AtomicFile.write(data, to: url)
+        try AtomicFile.writeJSON(announcement, what: "the discovery announcement", to: url)
         self.url = url
     }
 
