@@ -60,28 +60,14 @@ struct DemoCommand: CLICommand {
         } catch {
             throw DeviceCommandSupport.failure(error, "scanning failed")
         }
-        guard let glasses = found.first(where: { $0.macAddress == mac }),
-            let device = AIBudsSDK.makeStorableDeviceFromDiscovered(glasses)
-        else { throw CommandFailure.unavailable("the scan did not find the emulated glasses") }
+        guard let glasses = found.first(where: { $0.macAddress == mac }) else {
+            throw CommandFailure.unavailable("the scan did not find the emulated glasses")
+        }
         CLI.say("Scan found \(found.count) device\(found.count == 1 ? "" : "s") in \(String(format: "%.1f", (clock.now - scanStarted).seconds)) s; "
             + "connecting to \(glasses.name ?? "glasses") (\(glasses.peripheral.address))")
-        do {
-            try await device.connectAndWait(ConnectParams())
-        } catch {
-            throw DeviceCommandSupport.failure(error, "cannot connect")
+        return try await MediaDeviceConnection.using(glasses, naming: "the emulated glasses") { connection in
+            try await demo(connection.device, emulator: emulator, folder: folder, clock: clock)
         }
-        guard let importer = device as? any MediaImportControlChannel & DeviceMediaFileImportAPI else {
-            await device.disconnectAndWait()
-            throw CommandFailure.failure("the glasses do not offer media import")
-        }
-        let outcome: Result<ExitCode, any Error>
-        do {
-            outcome = .success(try await demo(importer, emulator: emulator, folder: folder, clock: clock))
-        } catch {
-            outcome = .failure(error)
-        }
-        await device.disconnectAndWait()
-        return try outcome.get()
     }
 
     /// Starts the emulated glasses with `media`.
