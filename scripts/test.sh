@@ -11,6 +11,8 @@ if grep -q "warning:" .build-log.txt; then
   exit 1
 fi
 rm -f .build-log.txt
+# Every public symbol of the library modules has a `///` summary.
+python3 scripts/check-public-docs.py
 swift test --parallel --num-workers 2
 if [ -x scripts/fuzz.sh ]; then
   scripts/fuzz.sh --runs "${FUZZ_RUNS:-20000}"
