@@ -23,8 +23,10 @@ let package = Package(
         .target(name: "AIBudsNet", dependencies: ["AIBudsLog"]),
         .target(name: "AIBuds", dependencies: ["AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest"]),
         .target(name: "AIBudsSMP", dependencies: ["AIBuds", "AIBudsWire", "AIBudsNet"]),
-        .target(name: "AIBudsEmulator", dependencies: ["AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet"]),
-        .target(name: "TopStepComKit", dependencies: ["AIBuds"]),
+        .target(name: "AIBudsEmulator", dependencies: [
+            "AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest",
+        ]),
+        .target(name: "TopStepComKit", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsDigest"]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP"]),
         .target(name: "AIBudsTestKit", dependencies: ["AIBudsSMP", "AIBudsWire", "AIBudsEmulator"]),
         .executableTarget(name: "aibuds", dependencies: [
@@ -37,9 +39,16 @@ let package = Package(
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire", "AIBudsDigest"]),
         .testTarget(name: "AIBudsSMPTests", dependencies: ["AIBudsSMP", "AIBudsTestKit", "AIBudsEmulator"]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: ["AIBudsEmulator", "AIBudsSMP", "AIBudsTestKit"]),
+        .testTarget(name: "TopStepComKitTests", dependencies: [
+            "TopStepComKit", "AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator", "AIBudsTestKit", "AIBudsAllInOne",
+        ]),
         .testTarget(name: "AIBudsTests", dependencies: [
             "AIBuds", "AIBudsSMP", "AIBudsEmulator", "AIBudsTestKit", "AIBudsAllInOne", "TopStepComKit",
         ]),
+        // The seed's media import example must compile unchanged in the Swift 5 language mode too.
+        .testTarget(
+            name: "ImportSwift5Tests", dependencies: ["AIBuds", "AIBudsFoundation"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
     ],
     swiftLanguageModes: [.v6]
 )

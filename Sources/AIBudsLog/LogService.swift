@@ -41,17 +41,23 @@ public struct LogRecord: Sendable, Equatable {
 ///
 /// Libraries accept a `LogService` and never print. Implementations must be thread-safe.
 public protocol LogService: Sendable {
-    /// The least severe level this service records; cheaper messages are not even built.
+    /// The least severe level this service records; less severe messages are not even built.
     var minimumLevel: LogLevel { get }
+    /// Whether a message of `level` would be recorded; by default `level >= minimumLevel`.
+    func isLogging(_ level: LogLevel) -> Bool
     /// Records one message.
     func log(_ record: LogRecord)
 }
 
 extension LogService {
-    /// Builds and records a message when `level` is at least `minimumLevel`.
+    /// Whether `level` is at least ``minimumLevel``.
+    @inlinable
+    public func isLogging(_ level: LogLevel) -> Bool { level >= minimumLevel }
+
+    /// Builds and records a message when ``isLogging(_:)`` is true for `level`.
     @inlinable
     public func log(_ level: LogLevel, _ category: String, _ message: @autoclosure () -> String) {
-        guard level >= minimumLevel else { return }
+        guard isLogging(level) else { return }
         log(LogRecord(level: level, category: category, message: message()))
     }
 }
@@ -60,8 +66,10 @@ extension LogService {
 public struct NullLogService: LogService {
     /// Creates the service.
     public init() {}
-    /// Always `.error` + 1 in effect: nothing is recorded.
+    /// `.error`, the most severe level; ``isLogging(_:)`` is false even for it.
     public var minimumLevel: LogLevel { .error }
+    /// Always false, so no message is ever built.
+    public func isLogging(_ level: LogLevel) -> Bool { false }
     /// Discards the record.
     public func log(_ record: LogRecord) {}
 }

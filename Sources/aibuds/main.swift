@@ -1,2 +1,3 @@
-// The aibuds command: see README.md.
-print("aibuds")
+import Foundation
+
+exit(await CLI.main(Array(CommandLine.arguments.dropFirst())).rawValue)

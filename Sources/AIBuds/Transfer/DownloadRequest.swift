@@ -17,6 +17,8 @@ public struct DownloadRequest: Sendable, Hashable {
     public var expectedSHA256: [UInt8]?
     /// Whether an existing file of the same name may be replaced.
     public var overwrite: Bool
+    /// Whether each progress report carries a copy of the bytes that arrived (`DownloadProgress.chunk`).
+    public var reportsChunkData = false
 
     /// Creates a request for a full URL.
     public init(
@@ -84,6 +86,8 @@ public struct DownloadProgress: Sendable, Hashable {
     public var totalBytes: Int64?
     /// Bytes that arrived since the previous report.
     public var chunkBytes: Int
+    /// A copy of those bytes, when the request asked for them (`reportsChunkData`).
+    public var chunk: Data? = nil
 }
 
 /// A finished download.

@@ -3,6 +3,7 @@ import AIBudsLog
 import AIBudsNet
 import AIBudsWire
 import Dispatch
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -277,7 +278,7 @@ final class FileDownloadJob: Sendable {
         }
         if pending > 0, let base = buffer.baseAddress {
             memmove(base, base + headLength, pending)  // block-aligned memory for direct writes
-            report(pending, part: part, pending: pending, total: total, received: &received)
+            report(pending, part: part, pending: pending, total: total, received: &received, buffer: buffer)
         }
         var remaining = contentLength - Int64(pending)
         part.useDirectWrites(forComing: contentLength)
@@ -293,7 +294,7 @@ final class FileDownloadJob: Sendable {
                 }
                 pending += count
                 remaining -= Int64(count)
-                report(count, part: part, pending: pending, total: total, received: &received)
+                report(count, part: part, pending: pending, total: total, received: &received, buffer: buffer)
             }
             _ = try flush(pending, of: buffer, into: &part, final: true)
         } catch let error as NetError {
@@ -318,8 +319,11 @@ final class FileDownloadJob: Sendable {
         return left
     }
 
-    private func report(_ count: Int, part: PartialFile, pending: Int, total: Int64, received: inout Int64) {
+    private func report(
+        _ count: Int, part: PartialFile, pending: Int, total: Int64, received: inout Int64, buffer: UnsafeMutableRawBufferPointer
+    ) {
         received += Int64(count)
-        progress?(DownloadProgress(bytesTransferred: part.length + Int64(pending), totalBytes: total, chunkBytes: count))
+        let chunk = request.reportsChunkData ? Data(UnsafeRawBufferPointer(rebasing: buffer[(pending - count)..<pending])) : nil
+        progress?(DownloadProgress(bytesTransferred: part.length + Int64(pending), totalBytes: total, chunkBytes: count, chunk: chunk))
     }
 }

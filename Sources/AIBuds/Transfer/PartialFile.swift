@@ -1,4 +1,5 @@
 import AIBudsDigest
+import AIBudsWire
 import Foundation
 
 #if canImport(Glibc)
@@ -82,7 +83,12 @@ struct PartialFile {
             guard fstat(descriptor, &info) == 0 else { throw PartialFile.failure("fstat", paths.partialFile) }
             let existing = Int64(info.st_size)
             guard existing > 0 else { return }
-            if let saved = PartialFile.readValidator(at: paths.metaFile), saved.url == url, existing <= saved.size {
+            // The same file of the device: the same path. Host and port change with every transfer
+            // session (the device opens its data plane afresh); If-Range with the saved ETag still
+            // guards the bytes.
+            if let saved = PartialFile.readValidator(at: paths.metaFile), PartialFile.samePath(saved.url, url),
+                existing <= saved.size
+            {
                 try hashExisting(existing, buffer: buffer)
                 validator = saved
             } else {
@@ -92,6 +98,12 @@ struct PartialFile {
             Glibc.close(descriptor)
             throw error
         }
+    }
+
+    /// Whether two data-plane URLs name the same device file (equal paths).
+    static func samePath(_ first: String, _ second: String) -> Bool {
+        guard let a = try? HTTPURL(parsing: first), let b = try? HTTPURL(parsing: second) else { return first == second }
+        return a.path == b.path
     }
 
     /// Turns direct writes on for a body of `bytes` more bytes when it is large enough to gain

@@ -1,0 +1,37 @@
+import AIBudsFoundation
+import Foundation
+
+/// Audio recording on the device.
+public protocol DeviceAudioRecordingAPI: DeviceAPI {
+    /// The longest recording the device makes, in seconds, when known.
+    var maxAudioRecordDuration: NSNumber? { get }
+
+    /// Sets the longest recording, in seconds; returns the device's status code.
+    func setMaxAudioRecordDuration(_ seconds: NSNumber) async throws -> NSNumber?
+    /// Reads the longest recording, updating ``maxAudioRecordDuration``.
+    func requestQueryMaxAudioRecordDuration() async throws -> NSNumber
+    /// Starts recording; returns the device's status code.
+    func requestStartAudioRecording() async throws -> NSNumber?
+    /// Stops recording; returns the device file name of the new recording.
+    func requestStopAudioRecording() async throws -> String
+}
+
+extension DeviceAudioRecordingAPI {
+    /// Sets the longest recording, in seconds.
+    public func setMaxAudioRecordDuration(_ seconds: NSNumber, completion: AIBudsStatusCodeCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.setMaxAudioRecordDuration(seconds) }
+    }
+
+    /// Starts recording.
+    public func requestStartAudioRecording(_ completion: AIBudsStatusCodeCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.requestStartAudioRecording() }
+    }
+
+    /// Stops recording; the device stores the new recording as a media file.
+    public func requestStopAudioRecording(_ completion: AIBudsStatusCodeCompletionHandler?) {
+        AIBudsCall.run(completion) {
+            _ = try await self.requestStopAudioRecording()
+            return NSNumber(value: 0)
+        }
+    }
+}

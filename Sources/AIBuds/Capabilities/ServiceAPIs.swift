@@ -1,0 +1,136 @@
+import AIBudsFoundation
+import Foundation
+
+// Services and interaction features. Declared with their models; not implemented over the wire yet.
+
+/// The remote shutter (the device's button takes a photo on the phone).
+public protocol DeviceRemoteShutterAPI: DeviceAPI {
+    /// Tells the device whether the app's camera is ready for remote shutter events.
+    func syncRemoteShutterState(isEnabled: Bool) async throws
+}
+
+extension DeviceRemoteShutterAPI {
+    /// Tells the device whether the app's camera is ready for remote shutter events.
+    public func syncRemoteShutterState(isEnabled: Bool, completion: AIBudsCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.syncRemoteShutterState(isEnabled: isEnabled) }
+    }
+}
+
+/// Applications installed on the device.
+public protocol DeviceAppsAPI: DeviceAPI {
+    /// Starts the application with this identifier.
+    func startApp(withIdentifier identifier: String) async throws
+    /// Stops the application with this identifier.
+    func stopApp(withIdentifier identifier: String) async throws
+}
+
+extension DeviceAppsAPI {
+    /// Starts an application.
+    public func startApp(withIdentifier identifier: String, completion: AIBudsCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.startApp(withIdentifier: identifier) }
+    }
+
+    /// Stops an application.
+    public func stopApp(withIdentifier identifier: String, completion: AIBudsCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.stopApp(withIdentifier: identifier) }
+    }
+}
+
+/// Service authorization of device features (AI, voice assistant).
+public protocol DeviceServiceAuthAPI: DeviceAPI {
+    /// Asks the device to retry its service authorization.
+    func retryServiceAuth() async throws
+    /// Reports the app-side authorization result to the device.
+    func reportServiceAuthResult(_ success: Bool) async throws
+}
+
+extension DeviceServiceAuthAPI {
+    /// Asks the device to retry its service authorization.
+    public func retryServiceAuth(_ completion: AIBudsCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.retryServiceAuth() }
+    }
+
+    /// Reports the app-side authorization result to the device.
+    public func reportServiceAuthResult(_ success: Bool, completion: AIBudsCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.reportServiceAuthResult(success) }
+    }
+}
+
+/// Which function each physical operation (tap, press) triggers.
+public protocol DevicePhysicalOperationsAPI: DeviceAPI {
+    /// The current mapping.
+    var physicalOperationMapping: [PhysicalOperation: PhysicalOperationFunction] { get }
+    /// Assigns a function to an operation.
+    func assignFunction(_ function: PhysicalOperationFunction, to operation: PhysicalOperation) async throws
+}
+
+extension DevicePhysicalOperationsAPI {
+    /// Assigns a function to an operation.
+    public func assignFunction(
+        _ function: PhysicalOperationFunction, to operation: PhysicalOperation, completion: AIBudsCompletionHandler?
+    ) {
+        AIBudsCall.run(completion) { try await self.assignFunction(function, to: operation) }
+    }
+}
+
+/// Live streaming from the device camera.
+public protocol LiveStreamingAPI: DeviceAPI {
+    /// Starts RTSP streaming and returns the stream URL.
+    func startRtspLiveStreaming() async throws -> URL
+    /// Starts JPEG image streaming and returns the stream URL.
+    func startJpegLiveStreaming() async throws -> URL
+    /// Stops streaming.
+    func stopLiveStreaming() async throws
+}
+
+extension LiveStreamingAPI {
+    /// Stops streaming.
+    public func stopLiveStreaming(_ completion: AIBudsCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.stopLiveStreaming() }
+    }
+}
+
+/// The on-device voice assistant.
+public protocol OnDeviceVoiceAssistantAPI: DeviceAPI {
+    /// Whether the voice assistant is on.
+    var isVoiceAssistantEnabled: Bool { get }
+    /// Turns the voice assistant on or off.
+    func setVoiceAssistantEnabled(_ enabled: Bool) async throws
+}
+
+extension OnDeviceVoiceAssistantAPI {
+    /// Turns the voice assistant on or off.
+    public func setVoiceAssistantEnabled(_ enabled: Bool, completion: AIBudsCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.setVoiceAssistantEnabled(enabled) }
+    }
+}
+
+/// The teleprompter of AI glasses.
+public protocol TeleprompterAPI: DeviceAPI {
+    /// Shows `text` on the teleprompter.
+    func sendTeleprompterText(_ text: String) async throws
+    /// Closes the teleprompter.
+    func closeTeleprompter() async throws
+}
+
+extension TeleprompterAPI {
+    /// Shows `text` on the teleprompter.
+    public func sendTeleprompterText(_ text: String, completion: AIBudsCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.sendTeleprompterText(text) }
+    }
+}
+
+/// Turn-by-turn navigation on the device's display.
+public protocol TurnByTurnNavigationAPI: DeviceAPI {
+    /// Shows a navigation instruction.
+    func sendNavigationInstruction(_ instruction: NavigationInstruction) async throws
+    /// Ends navigation.
+    func stopNavigation() async throws
+}
+
+extension TurnByTurnNavigationAPI {
+    /// Shows a navigation instruction.
+    public func sendNavigationInstruction(_ instruction: NavigationInstruction, completion: AIBudsCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.sendNavigationInstruction(instruction) }
+    }
+}

@@ -1,0 +1,45 @@
+import AIBudsFoundation
+
+/// Maps the failures of one file's import to the SDK's error codes.
+enum ImportErrorMapping {
+    /// The `AIBudsError` for a download failure of `file`.
+    static func error(for error: any Error, file: MediaFileInfoModel) -> AIBudsError {
+        guard let transfer = error as? TransferError else {
+            if let error = error as? AIBudsError { return error }
+            return AIBudsError(.importFilesFailedDueToLocalFileError, "'\(file.fileName)': \(error)", underlying: error)
+        }
+        let name = "'\(file.fileName)'"
+        let code: SdkErrorCode
+        var message = "\(name): \(transfer.message)"
+        switch transfer.code {
+        case .invalidURL: code = .importFilesFailedDueToInvalidURL
+        case .connectionFailed: code = .importFilesFailedDueToNetworkError
+        case .connectionLost: code = .importFilesFailedDueToDeviceHotspotConnectionLost
+        case .invalidResponse: code = .importFilesFailedDueToHTTPError
+        case .httpStatus:
+            switch transfer.httpStatus {
+            case 404?:
+                code = .importFilesFailedDueToStaleMediaModel
+                message = "\(name) is no longer on the device; fetch the media list again"
+            case 401?:
+                code = .importFilesFailedDueToHTTPError
+                message = "the device rejected this transfer session's token for \(name); fetch the media list again"
+            default:
+                code = .importFilesFailedDueToHTTPError
+            }
+        case .sizeMismatch, .checksumMismatch: code = .importFilesFailedDueToIntegrityMismatch
+        case .fileExists, .unsafeFileName, .localFileError: code = .importFilesFailedDueToLocalFileError
+        case .cancelled: code = .importFilesCanceled
+        }
+        return AIBudsError(code, message, underlying: transfer)
+    }
+
+    /// The `AIBudsError` for a failed request of the device's SHA-256 of `file`.
+    static func hashRequestError(_ error: any Error, file: MediaFileInfoModel) -> AIBudsError {
+        let cause = AIBudsError.from(error)
+        return AIBudsError(
+            .importFilesFailedDueToNetworkError,
+            "asking the device for the SHA-256 of '\(file.fileName)' failed: \(cause.message)",
+            underlying: error, deviceStatusCode: cause.deviceStatusCode)
+    }
+}

@@ -1,0 +1,46 @@
+import AIBudsDigest
+import Foundation
+
+/// Where one downloaded file goes: a free local name, or an identical file already there.
+///
+/// Downloads never overwrite: when `name` is taken by a different file, the next free
+/// `name (2).ext`, `name (3).ext`, … is used; a file there with the device's size and SHA-256 is
+/// recognised as already imported.
+enum LocalTarget: Sendable, Equatable {
+    /// Download into this (free) local name.
+    case fresh(localName: String)
+    /// This file already holds exactly the device's bytes (this SHA-256).
+    case alreadyPresent(URL, sha256: [UInt8])
+
+    /// The local name to download into (for `.alreadyPresent`, the existing file's name).
+    var localName: String {
+        switch self {
+        case .fresh(let name): name
+        case .alreadyPresent(let url, _): url.lastPathComponent
+        }
+    }
+
+    /// Picks the target for `name` in `directory`; an existing file counts as the same only when
+    /// `size` and `sha256` are known and match.
+    static func choose(in directory: URL, name: String, size: UInt64?, sha256: [UInt8]?) throws -> LocalTarget {
+        let manager = FileManager.default
+        for counter in 1...10_000 {
+            let candidate = counter == 1 ? name : numbered(name, counter)
+            let url = directory.appendingPathComponent(candidate, isDirectory: false)
+            guard let attributes = try? manager.attributesOfItem(atPath: url.path) else { return .fresh(localName: candidate) }
+            if let size, let sha256, attributes[.type] as? FileAttributeType == .typeRegular,
+                (attributes[.size] as? NSNumber)?.uint64Value == size,
+                try SHA256.hash(fileAt: url) == sha256
+            {
+                return .alreadyPresent(url, sha256: sha256)
+            }
+        }
+        throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: directory.appendingPathComponent(name).path])
+    }
+
+    /// `stem (N).ext` (or `name (N)` without an extension).
+    static func numbered(_ name: String, _ counter: Int) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "\(name) (\(counter))" }
+        return "\(name[..<dot]) (\(counter))\(name[dot...])"
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// How `importMediaFiles` runs.
+public struct MediaImportOptions: Sendable {
+    /// The folder the files land in; `nil` means the engine's default, a per-device folder under
+    /// the temporary directory (copy files out of it to keep them).
+    public var destination: URL?
+    /// How many files download at once.
+    public var maximumConcurrentTransfers: Int
+    /// Whether ``MediaImportChunk/data`` carries the bytes (costs a copy per chunk).
+    public var deliversChunkData: Bool
+    /// Whether each file's SHA-256 is checked against the device's before the file is committed.
+    public var verifiesDeviceHash: Bool
+    /// The ledger that records every verified file, if any.
+    public var ledger: ImportLedger?
+    /// Whether files that were imported and verified are then deleted from the device.
+    public var deletesVerifiedFilesFromDevice: Bool
+    /// How often the batch's transfer speed is reported.
+    public var speedReportInterval: Duration
+
+    /// Creates options; the defaults import into the temporary folder, four files at a time,
+    /// verified, without chunk bytes, a ledger or deletion.
+    public init(
+        destination: URL? = nil, maximumConcurrentTransfers: Int = 4, deliversChunkData: Bool = false,
+        verifiesDeviceHash: Bool = true, ledger: ImportLedger? = nil, deletesVerifiedFilesFromDevice: Bool = false,
+        speedReportInterval: Duration = .milliseconds(250)
+    ) {
+        self.destination = destination
+        self.maximumConcurrentTransfers = maximumConcurrentTransfers
+        self.deliversChunkData = deliversChunkData
+        self.verifiesDeviceHash = verifiesDeviceHash
+        self.ledger = ledger
+        self.deletesVerifiedFilesFromDevice = deletesVerifiedFilesFromDevice
+        self.speedReportInterval = speedReportInterval
+    }
+}

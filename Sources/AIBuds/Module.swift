@@ -1,1 +1,0 @@
-// Module AIBuds: see docs/architecture.md.

@@ -1,0 +1,17 @@
+import AIBuds
+import AIBudsSMP
+
+/// One call that initializes the SDK with its default plugins.
+public enum AIBudsAllInOne {
+    /// The default link plugins: SMP over UDP (``SMPConnectSDK``).
+    public static func defaultPlugins() -> [any BleConnectSDK] {
+        [SMPConnectSDK()]
+    }
+
+    /// Initializes `AIBudsSDK` with the default plugins; `false` (with the reason logged) when the SDK
+    /// is already initialized.
+    @discardableResult
+    public static func initialize(configuration: SDKConfiguration? = nil, delegate: (any SDKDelegate)? = nil) -> Bool {
+        AIBudsSDK.initialize(defaultPlugins(), configuration: configuration, delegate: delegate)
+    }
+}

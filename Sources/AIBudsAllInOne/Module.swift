@@ -1,1 +1,0 @@
-// Module AIBudsAllInOne: see docs/architecture.md.

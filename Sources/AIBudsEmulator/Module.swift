@@ -1,1 +1,0 @@
-// Module AIBudsEmulator: see docs/architecture.md.

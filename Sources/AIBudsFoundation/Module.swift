@@ -1,1 +1,0 @@
-// Module AIBudsFoundation: see docs/architecture.md.

@@ -1,0 +1,47 @@
+import Synchronization
+
+/// The default log service: filters by a minimum level, redacts secrets, and hands each record to
+/// every destination.
+public final class FanOutLogService: LogService {
+    private struct State {
+        var minimumLevel: LogLevel
+        var destinations: [any LogDestination]
+    }
+
+    private let state: Mutex<State>
+    private let redactor: LogRedactor
+
+    /// Creates a service writing to `destinations`, redacting with `redactor`.
+    public init(
+        minimumLevel: LogLevel = .info, destinations: [any LogDestination] = [], redactor: LogRedactor = .shared
+    ) {
+        state = Mutex(State(minimumLevel: minimumLevel, destinations: destinations))
+        self.redactor = redactor
+    }
+
+    /// The least severe level recorded; settable at run time.
+    public var minimumLevel: LogLevel {
+        get { state.withLock { $0.minimumLevel } }
+        set { state.withLock { $0.minimumLevel = newValue } }
+    }
+
+    /// Adds a destination.
+    public func addDestination(_ destination: any LogDestination) {
+        state.withLock { $0.destinations.append(destination) }
+    }
+
+    /// Removes every destination.
+    public func removeAllDestinations() {
+        state.withLock { $0.destinations.removeAll() }
+    }
+
+    /// Redacts the record and writes it to every destination, when its level is recorded.
+    public func log(_ record: LogRecord) {
+        let (level, destinations) = state.withLock { ($0.minimumLevel, $0.destinations) }
+        guard record.level >= level, !destinations.isEmpty else { return }
+        let clean = redactor.redact(record)
+        for destination in destinations {
+            destination.write(clean)
+        }
+    }
+}

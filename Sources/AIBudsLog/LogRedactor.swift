@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+
+/// Removes secrets from log messages before any destination sees them.
+///
+/// It replaces, with `<redacted>`: every registered secret value (hotspot passphrases, bearer tokens
+/// the SDK received); the value after a key that names a secret (`password=…`, `passphrase: …`,
+/// `"token":"…"`, `access_token=…`, `secret=…`); and the credentials after `Bearer` or `Authorization:`.
+public final class LogRedactor: Sendable {
+    /// The text that replaces a secret.
+    public static let replacement = "<redacted>"
+    /// The redactor the SDK's log services share; the SDK registers the secrets it learns here.
+    public static let shared = LogRedactor()
+    /// Secrets shorter than this are not registered: redacting them would mangle ordinary text.
+    public static let minimumSecretLength = 4
+
+    private let secrets = Mutex<Set<String>>([])
+
+    private static let keyNames = "[A-Za-z0-9_.-]*(?:password|passwd|passphrase|token|secret)"
+    private static let patterns: [(NSRegularExpression, String)] = [
+        // Authorization: Bearer abc / bearer abc
+        (#"(?i)(\bbearer\s+)(?!<redacted>)[^\s"',;]+"#, "$1<redacted>"),
+        // Authorization: Basic abc (any scheme other than Bearer)
+        (#"(?i)(\bauthorization"?\s*[:=]\s*"?)(?!bearer\b)(?!<redacted>)[^\s"',;]+(\s+[^\s"',;]+)?"#,
+         "$1<redacted>"),
+        // "password": "quoted value, maybe with spaces"
+        (#"(?i)(\b\#(keyNames)"?\s*[:=]\s*)"(?:[^"\\]|\\.)*""#, "$1\"<redacted>\""),
+        // password=value, token: value, passphrase='value'
+        (#"(?i)(\b\#(keyNames)['"]?\s*[:=]\s*'?)(?!["<])[^\s"',;&})\]]+"#, "$1<redacted>"),
+    ].map { pattern, template in
+        // The patterns are constants; a failure here is a programming error caught by the tests.
+        (try! NSRegularExpression(pattern: pattern), template)
+    }
+
+    /// Creates a redactor with no registered secrets.
+    public init() {}
+
+    /// Registers a secret value so that it never appears in a log line; too-short values are ignored.
+    public func register(_ secret: String) {
+        guard secret.count >= Self.minimumSecretLength else { return }
+        _ = secrets.withLock { $0.insert(secret) }
+    }
+
+    /// Forgets a registered secret (for example when a session's token is voided).
+    public func unregister(_ secret: String) {
+        _ = secrets.withLock { $0.remove(secret) }
+    }
+
+    /// The message with every secret replaced by `<redacted>`.
+    public func redact(_ message: String) -> String {
+        var text = message
+        let known = secrets.withLock { $0 }.sorted { $0.count > $1.count }
+        for secret in known where text.contains(secret) {
+            text = text.replacingOccurrences(of: secret, with: Self.replacement)
+        }
+        for (regex, template) in Self.patterns {
+            let range = NSRange(text.startIndex..., in: text)
+            text = regex.stringByReplacingMatches(in: text, range: range, withTemplate: template)
+        }
+        return text
+    }
+
+    /// The record with its message redacted.
+    public func redact(_ record: LogRecord) -> LogRecord {
+        var copy = record
+        copy.message = redact(record.message)
+        return copy
+    }
+}

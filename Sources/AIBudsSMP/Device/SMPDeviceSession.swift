@@ -1,0 +1,170 @@
+import AIBuds
+import AIBudsFoundation
+import AIBudsLog
+import AIBudsNet
+import AIBudsWire
+import Foundation
+import Synchronization
+
+/// One connection to an SMP device over UDP: the SMP client, the device's identity, and the
+/// position in the device's event stream.
+public final class SMPDeviceSession: DeviceSession {
+    /// The device's address.
+    public let address: DeviceAddress
+    /// The SMP client.
+    public let client: SMPClient
+    private let eventWait: Duration
+    private let logger: any LogService
+    private let state = Mutex<(identity: DeviceIdentity?, eventSeq: UInt64?)>((nil, nil))
+
+    /// Opens a UDP transport and an SMP client to `address`; nothing is sent yet.
+    public init(address: DeviceAddress, commandTimeout: Duration, eventWait: Duration, logger: any LogService) throws {
+        self.address = address
+        self.eventWait = eventWait
+        self.logger = logger
+        do {
+            let udp = try UDPTransport(url: address.description, logger: logger)
+            let spacing = AIBudsSDK.sdkConfiguration.bluetoothDataPacketIntervalInMilliseconds
+            let transport: any SMPTransport = spacing > 0 ? PacedTransport(udp, interval: .milliseconds(spacing)) : udp
+            client = try SMPClient(
+                transport: transport,
+                configuration: SMPClientConfiguration(retransmitInterval: commandTimeout / 4, retransmissions: 3),
+                logger: logger)
+        } catch {
+            throw AIBudsError(.peripheralUnavailable, "cannot open udp to \(address)", underlying: error.sdkError)
+        }
+    }
+
+    /// The current command timeout (`SDKConfiguration.commandTimeoutInSeconds`).
+    static var commandTimeout: Duration {
+        .seconds(max(AIBudsSDK.sdkConfiguration.commandTimeoutInSeconds, 0.05))
+    }
+
+    /// Runs SMP client calls, turning their errors into SDK errors.
+    static func mappingErrors<Value>(_ body: () async throws(SMPError) -> Value) async throws -> Value {
+        do {
+            return try await body()
+        } catch {
+            throw error.sdkError
+        }
+    }
+
+    /// Sends a request within the command timeout (or `timeout`), turning SMP errors into SDK errors.
+    public func request<Request: SMPRequest>(_ request: Request, timeout: Duration? = nil) async throws -> Request.Response {
+        do {
+            return try await client.send(request, timeout: timeout ?? Self.commandTimeout)
+        } catch {
+            throw error.sdkError
+        }
+    }
+
+    // MARK: DeviceSession
+
+    /// Reads Device `info` (once per session; later calls return the first answer).
+    public func readIdentity() async throws -> DeviceIdentity {
+        try await readIdentity(timeout: nil)
+    }
+
+    /// Reads Device `info` within `timeout` (default: the command timeout).
+    public func readIdentity(timeout: Duration?) async throws -> DeviceIdentity {
+        if let identity = state.withLock({ $0.identity }) { return identity }
+        let info = try await request(DeviceInfoRequest(), timeout: timeout)
+        let identity = DeviceIdentity(
+            name: info.name, product: DeviceProduct(lenientRawValue: info.product), model: info.model,
+            serialNumber: info.serial, firmwareVersion: info.firmware, macAddress: info.mac,
+            capabilities: Set(info.capabilities.map(DeviceCapability.init(rawValue:))), mtu: Int(info.mtu))
+        client.setMTU(identity.mtu)
+        state.withLock { $0.identity = identity }
+        return identity
+    }
+
+    /// Reads battery, storage, media count, work state, language and (per capability) hotspot state
+    /// and recording limits, and the device's current event number.
+    public func readInitialState(capabilities: Set<DeviceCapability>) async throws -> [DeviceStateEvent] {
+        async let battery = request(DeviceBatteryRequest())
+        async let storage = request(DeviceStorageRequest())
+        async let count = request(DeviceMediaCountRequest())
+        async let work = request(DeviceWorkStateRequest())
+        async let language = request(DeviceLanguageReadRequest())
+        async let events = request(DeviceEventsRequest(since: 0, waitMs: 0))
+        var result: [DeviceStateEvent] = [
+            .battery(BatteryStatusInfoModel(level: Int(clamping: try await battery.level), isCharging: try await battery.charging)),
+            .storage(StorageInfoModel(usedSpaceInMB: Int(clamping: try await storage.usedMB), freeSpaceInMB: Int(clamping: try await storage.freeMB))),
+            .mediaCount(Self.mediaCount(try await count)),
+            .workState(WorkState(lenientRawValue: try await work.state)),
+            .language(DeviceLanguage(rawValue: try await language.language)),
+            .supportedLanguages(try await language.supported.map(DeviceLanguage.init(rawValue:))),
+        ]
+        let baseline = try await events.seq
+        state.withLock { $0.eventSeq = baseline }
+        if capabilities.contains(.hotspot) {
+            let hotspot = try await request(HotspotStateRequest())
+            result.append(.hotspotState(HotspotState(lenientRawValue: hotspot.state)))
+        }
+        if capabilities.contains(.audioRecording) {
+            let limit = try await request(CaptureMaxAudioReadRequest())
+            result.append(.maxAudioRecordDuration(Int(clamping: limit.seconds)))
+        }
+        if capabilities.contains(.camera) {
+            let limit = try await request(CaptureMaxVideoReadRequest())
+            result.append(.maxVideoRecordDuration(Int(clamping: limit.seconds)))
+        }
+        return result
+    }
+
+    /// Long-polls Device `events` from the last event number seen.
+    public func nextEvents() async throws -> [DeviceStateEvent] {
+        let since = state.withLock { $0.eventSeq } ?? 0
+        let waitMs = UInt64(eventWait.components.seconds * 1000 + eventWait.components.attoseconds / 1_000_000_000_000_000)
+        let response = try await request(
+            DeviceEventsRequest(since: since, waitMs: waitMs), timeout: eventWait + Self.commandTimeout)
+        state.withLock { $0.eventSeq = response.seq }
+        return response.events.compactMap { event in
+            let mapped = Self.map(event)
+            if mapped == nil { logger.log(.debug, "smp", "ignored device event \(event.kind)") }
+            return mapped
+        }
+    }
+
+    /// Closes the client; requests in flight fail.
+    public func close() async {
+        client.close()
+    }
+
+    // MARK: Mapping
+
+    static func mediaCount(_ response: DeviceMediaCountResponse) -> MediaCountInfoModel {
+        MediaCountInfoModel(
+            photoCount: Int(clamping: response.photos), videoCount: Int(clamping: response.videos),
+            audioCount: Int(clamping: response.audios))
+    }
+
+    private struct StateValue: Decodable { var state: Int }
+
+    /// The SDK event for a wire event; `nil` for kinds this SDK does not know or values that do not decode.
+    static func map(_ event: AIBudsWire.DeviceEvent) -> DeviceStateEvent? {
+        let decoder = CBORDecoder()
+        switch event.kind {
+        case DeviceEventKind.battery:
+            guard let value = try? decoder.decode(DeviceBatteryResponse.self, from: event.value) else { return nil }
+            return .battery(BatteryStatusInfoModel(level: Int(clamping: value.level), isCharging: value.charging))
+        case DeviceEventKind.workState:
+            guard let value = try? decoder.decode(StateValue.self, from: event.value) else { return nil }
+            return .workState(WorkState(lenientRawValue: value.state))
+        case DeviceEventKind.storage:
+            guard let value = try? decoder.decode(DeviceStorageResponse.self, from: event.value) else { return nil }
+            return .storage(StorageInfoModel(usedSpaceInMB: Int(clamping: value.usedMB), freeSpaceInMB: Int(clamping: value.freeMB)))
+        case DeviceEventKind.mediaCount:
+            guard let value = try? decoder.decode(DeviceMediaCountResponse.self, from: event.value) else { return nil }
+            return .mediaCount(mediaCount(value))
+        case DeviceEventKind.hotspotState:
+            guard let value = try? decoder.decode(StateValue.self, from: event.value) else { return nil }
+            return .hotspotState(HotspotState(lenientRawValue: value.state))
+        case DeviceEventKind.mediaChanged:
+            guard let value = try? decoder.decode(MediaChangedResponse.self, from: event.value) else { return nil }
+            return .mediaChanged(generation: value.generation, types: value.types.map(MediaFileType.init(lenientRawValue:)))
+        default:
+            return nil
+        }
+    }
+}

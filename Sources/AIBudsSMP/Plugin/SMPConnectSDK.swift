@@ -1,0 +1,133 @@
+import AIBuds
+import AIBudsFoundation
+import AIBudsLog
+import AIBudsWire
+import Foundation
+import Synchronization
+
+/// The SMP link plugin: finds devices that speak SMP over UDP and makes their device models.
+///
+/// Scanning lists the emulator announcements on this host (docs/protocol.md §5), skips those of
+/// processes that are gone, and confirms each with a Device `info` request; every pass reports each
+/// confirmed device again (the SDK marks repeats with `isExistingDevice`). A device elsewhere is found
+/// by address with `AIBudsSDK.discoverDevice(at: "udp://HOST:PORT")`.
+public final class SMPConnectSDK: BleConnectSDK {
+    /// How long a Device `events` long-poll waits by default.
+    public static let defaultEventWait: Duration = .seconds(5)
+
+    /// The announcement folder scanned (`nil`: the default runtime folder).
+    public let discoveryDirectory: URL?
+    /// How long a Device `events` long-poll waits; a lost link is noticed after this plus the command timeout.
+    public let eventWait: Duration
+    private let identities = Mutex<[UUID: DeviceIdentity]>([:])
+    private let sdkDelegate = Mutex<WeakSDKDelegate>(WeakSDKDelegate())
+
+    /// Creates the plugin.
+    public init(discoveryDirectory: URL? = nil, eventWait: Duration = SMPConnectSDK.defaultEventWait) {
+        self.discoveryDirectory = discoveryDirectory
+        self.eventWait = min(max(eventWait, .milliseconds(100)), .seconds(30))
+    }
+
+    /// `1.0.0`.
+    public var sdkVersion: String { "1.0.0" }
+    /// `1`.
+    public var sdkBuild: String { "1" }
+    /// The release date.
+    public var sdkReleaseDate: String { AIBudsSDK.sdkReleaseDate }
+    /// `AIBudsSMP`.
+    public var sdkName: String { "AIBudsSMP" }
+    /// `AIBuds`.
+    public var providerName: String { "AIBuds" }
+    /// `.smp`.
+    public var protocolKind: BleProtocolKind { .smp }
+    /// ``SMPDevice``.
+    public var classForDeviceModel: any DeviceConvertible.Type { SMPDevice.self }
+
+    /// The per-product class: glasses, earbuds and watch have their own; other products get ``SMPDevice``.
+    public func classForDeviceModel(product: DeviceProduct) -> any DeviceConvertible.Type {
+        switch product {
+        case .glasses: SMPGlassesDevice.self
+        case .earbuds: SMPEarbudsDevice.self
+        case .watch: SMPWatchDevice.self
+        default: SMPDevice.self
+        }
+    }
+
+    /// Keeps the SDK-wide delegate (weakly).
+    public func setSDKDelegate(_ delegate: (any SDKDelegate)?) {
+        sdkDelegate.withLock { $0.value = delegate }
+    }
+
+    /// Whether the advertisement carries this plugin's manufacturer data.
+    public func isKnownDevice(_ peripheral: Peripheral, advertisementData: [String: Any]?, rssi: NSNumber?) -> Bool {
+        SMPAdvertisement.parse(Advertisement(dictionary: advertisementData).manufacturerData) != nil
+    }
+
+    /// The found device, with the identity the device confirmed while scanning.
+    public func create(
+        _ peripheral: Peripheral, advertisementData: [String: Any]?, rssi: NSNumber?
+    ) -> (any FoundDeviceConvertible)? {
+        let advertisement = Advertisement(dictionary: advertisementData)
+        guard let (product, mac) = SMPAdvertisement.parse(advertisement.manufacturerData) else { return nil }
+        return FoundDevice(
+            peripheral: peripheral, advertisement: advertisement, rssi: rssi?.intValue, product: product,
+            macAddress: mac, protocolKind: .smp, identity: identities.withLock { $0[peripheral.identifier] })
+    }
+
+    /// Scans the announcement folder every `options.interval`, confirming each device with Device `info`.
+    public func discoverPeripherals(options: DiscoveryOptions) -> AsyncStream<PeripheralDiscovery> {
+        let discovery = SMPDiscovery(directory: discoveryDirectory)
+        return AsyncStream { continuation in
+            let task = Task {
+                while !Task.isCancelled {
+                    let announcements = discovery.announcements()
+                    await withTaskGroup(of: PeripheralDiscovery?.self) { group in
+                        for announcement in announcements {
+                            group.addTask { await self.confirm(announcement, timeout: options.confirmTimeout) }
+                        }
+                        for await found in group {
+                            if let found, !Task.isCancelled { continuation.yield(found) }
+                        }
+                    }
+                    try? await Task.sleep(for: options.interval)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Asks the device at `address` for its Device `info`.
+    public func discoverPeripheral(at address: DeviceAddress, timeout: Duration) async throws -> PeripheralDiscovery {
+        let identity = try await Self.identify(address, timeout: timeout)
+        return remember(identity, at: address, rssi: nil)
+    }
+
+    private func confirm(_ announcement: SMPDiscovery.Announcement, timeout: Duration) async -> PeripheralDiscovery? {
+        guard let address = DeviceAddress(announcement.address),
+            let identity = try? await Self.identify(address, timeout: timeout)
+        else { return nil }
+        return remember(identity, at: address, rssi: announcement.rssi)
+    }
+
+    private func remember(_ identity: DeviceIdentity, at address: DeviceAddress, rssi: Int?) -> PeripheralDiscovery {
+        let peripheral = Peripheral(stableKey: identity.macAddress, address: address, name: identity.name)
+        identities.withLock { $0[peripheral.identifier] = identity }
+        return PeripheralDiscovery(
+            peripheral: peripheral,
+            advertisement: SMPAdvertisement.make(name: identity.name, product: identity.product, mac: identity.macAddress),
+            rssi: rssi, identity: identity)
+    }
+
+    private static func identify(_ address: DeviceAddress, timeout: Duration) async throws -> DeviceIdentity {
+        let session = try SMPDeviceSession(
+            address: address, commandTimeout: timeout, eventWait: .seconds(1), logger: AIBudsSDK.logger)
+        defer { session.client.close() }
+        return try await session.readIdentity(timeout: timeout)
+    }
+}
+
+/// A weak reference to the SDK-wide delegate.
+struct WeakSDKDelegate {
+    weak var value: (any SDKDelegate)?
+}

@@ -1,1 +1,0 @@
-// Module AIBudsWire: see docs/architecture.md.

@@ -1,1 +1,0 @@
-// Module TopStepComKit: see docs/architecture.md.

@@ -1,0 +1,78 @@
+import AIBudsEmulator
+import AIBudsLog
+import Foundation
+
+/// `aibuds emulator`: runs one emulated device until SIGINT or SIGTERM.
+struct EmulatorCommand: CLICommand {
+    static let path = ["emulator"]
+    static let abstract = "Run an emulated device (SMP over UDP, HTTP data plane in transfer mode)."
+    static let help = """
+        usage: aibuds emulator [--profile glasses|earbuds|watch] [--listen HOST:PORT] [--name NAME]
+                               [--media DIR | --manifest FILE] [--state DIR] [--link ble|wifi|unlimited]
+                               [--fault SPEC]... [--record-every SECONDS] [--hotspot-open [--token T]]
+
+        Runs one device until SIGINT or SIGTERM (then exits 0). Once ready it prints exactly one
+        line, 'listening on udp://HOST:PORT', and announces itself for scanners on this host.
+
+        options:
+          --profile P        glasses (default: photos, videos with six-axis data, audio, hotspot),
+                             earbuds (audio) or watch (audio over SMP only, no delete-all)
+          --listen HOST:PORT where SMP listens (default 127.0.0.1:1337; port 0 picks one)
+          --name NAME        the device name (default: the profile's model)
+          --media DIR        every file below DIR is a device file, named by its relative path
+                             (jpg/png image, mp4/mov video, wav/opus/m4a/mp3 audio; VIDEO.gcsv beside
+                             a video holds its six-axis data)
+          --manifest FILE    device files from a JSON manifest (any names, generated content)
+          --state DIR        keep deletions, uploads, recordings and settings across restarts
+          --link L           unlimited (default), ble (244-byte link packets, 15 ms interval,
+                             11 packets per interval, MTU 976) or wifi (data plane 25 MB/s, 5 ms)
+          --fault SPEC       comma-separated faults, for example lose=0.05,seed=7 or
+                             slow-hotspot=2000 or http-drop=1048576 (see docs/emulator.md)
+          --record-every S   make a new audio recording every S seconds
+          --hotspot-open     start in transfer mode with the hotspot open
+          --token T          the data plane's bearer token (with --hotspot-open)
+          --verbose          log to standard error
+        """
+
+    let configuration: EmulatorConfiguration
+    let verbose: Bool
+
+    init(_ arguments: inout Arguments) throws {
+        let profile = try arguments.option("--profile")
+        let listen = try arguments.option("--listen")
+        let name = try arguments.option("--name")
+        let media = try arguments.option("--media")
+        let manifest = try arguments.option("--manifest")
+        let state = try arguments.option("--state")
+        let link = try arguments.option("--link")
+        let faults = try arguments.options("--fault")
+        let recordEvery = try arguments.option("--record-every")
+        let hotspotOpen = arguments.flag("--hotspot-open")
+        let token = try arguments.option("--token")
+        verbose = arguments.flag("--verbose")
+        do {
+            configuration = try EmulatorConfiguration(
+                profile: profile, listen: listen, name: name, media: media, manifest: manifest, state: state,
+                link: link, faults: faults, recordEvery: recordEvery, hotspotOpen: hotspotOpen, token: token)
+        } catch {
+            throw CommandFailure.usage(error.message)
+        }
+    }
+
+    func run() async throws -> ExitCode {
+        let logger: any LogService = verbose
+            ? FanOutLogService(minimumLevel: .debug, destinations: [ConsoleLogDestination()]) : NullLogService()
+        let emulator: Emulator
+        let address: String
+        do {
+            emulator = try Emulator(configuration: configuration, logger: logger)
+            address = try emulator.start().description
+        } catch {
+            throw CommandFailure.failure(error.description)
+        }
+        CLI.say("listening on udp://\(address)")
+        await Emulator.waitForTerminationSignal()
+        emulator.stop()
+        return .ok
+    }
+}

@@ -1,0 +1,44 @@
+import AIBuds
+import AIBudsFoundation
+import Foundation
+
+/// The device a media command works on, connected and ready.
+struct MediaDeviceConnection {
+    /// The device.
+    var device: any MediaImportControlChannel & DeviceMediaFileImportAPI
+
+    /// Connects to the device that `spec` names: `udp://HOST:PORT`, or a name or MAC address that a
+    /// scan finds. Throws `CommandFailure.unavailable` (exit 69) when it cannot be reached, and a
+    /// failure when it cannot import media (no hotspot).
+    static func connect(_ spec: String) async throws -> MediaDeviceConnection {
+        DeviceCommandSupport.initializeSDK()
+        let found = try await DeviceCommandSupport.find(spec)
+        guard let device = AIBudsSDK.makeStorableDeviceFromDiscovered(found) else {
+            throw CommandFailure.failure("no plugin can handle \(spec)")
+        }
+        do {
+            try await device.connectAndWait(ConnectParams())
+        } catch {
+            throw DeviceCommandSupport.failure(error, "cannot connect to \(spec)")
+        }
+        guard let media = device as? any MediaImportControlChannel & DeviceMediaFileImportAPI else {
+            await device.disconnectAndWait()
+            throw CommandFailure.failure("\(device.name) (\(device.product)) cannot import media over a hotspot")
+        }
+        return MediaDeviceConnection(device: media)
+    }
+
+    /// Connects to `spec`, runs `body` with the connection, then disconnects (also when `body` throws).
+    static func using<T>(_ spec: String, _ body: (MediaDeviceConnection) async throws -> T) async throws -> T {
+        let connection = try await connect(spec)
+        let result: Result<T, any Error>
+        do { result = .success(try await body(connection)) } catch { result = .failure(error) }
+        await connection.close()
+        return try result.get()
+    }
+
+    /// Disconnects and waits until the link is closed.
+    func close() async {
+        await (device as? any DeviceConvertible)?.disconnectAndWait()
+    }
+}

@@ -1,0 +1,171 @@
+import AIBuds
+import AIBudsFoundation
+import Foundation
+
+/// `aibuds media import`: fetches the device's media list over its hotspot and imports files,
+/// resumable and verified, with progress; Ctrl-C cancels cleanly and the next run resumes.
+struct MediaImportCommand: CLICommand {
+    static let path = ["media", "import"]
+    static let abstract = "Import media files from a device (fast, resumable, verified)."
+    static let help = """
+        usage: aibuds media import --device D --to DIR [--all | NAME...] [--new] [--jobs N]
+                                   [--delete-after] [--json]
+
+        Prepares the device's hotspot, lists its media and downloads the chosen files into DIR.
+        Every file is checked against the device's size and SHA-256 before it appears in DIR;
+        existing files are never overwritten. Ctrl-C cancels cleanly (a second one stops at
+        once); running the same command again resumes where it stopped.
+
+        options:
+          --device D       the device: udp://HOST:PORT, or a name or MAC address from 'aibuds scan'
+          --to DIR         the folder to import into (created when missing)
+          --all            import every file on the device
+          NAME...          import these device files
+          --new            only files not imported before (by DIR's import ledger)
+          --jobs N         files downloaded at once (default 4, 1 to 64)
+          --delete-after   delete each imported and verified file from the device
+          --json           print one JSON document (files, bytes fetched, errors) instead of progress
+        """
+
+    var device: String
+    var destination: String
+    var all: Bool
+    var names: [String]
+    var onlyNew: Bool
+    var jobs: Int
+    var deleteAfter: Bool
+    var json: Bool
+
+    init(_ arguments: inout Arguments) throws {
+        device = try arguments.option("--device") ?? ""
+        destination = try arguments.option("--to") ?? ""
+        all = arguments.flag("--all")
+        onlyNew = arguments.flag("--new")
+        jobs = try arguments.number("--jobs") ?? 4
+        deleteAfter = arguments.flag("--delete-after")
+        json = arguments.flag("--json")
+        names = try arguments.positionals()
+    }
+
+    func validate() throws {
+        if device.isEmpty { throw CommandFailure.usage("media import needs --device D") }
+        if destination.isEmpty { throw CommandFailure.usage("media import needs --to DIR") }
+        if all && !names.isEmpty { throw CommandFailure.usage("give either --all or file names, not both") }
+        if !all && names.isEmpty { throw CommandFailure.usage("name the files to import, or give --all") }
+        if !(1...64).contains(jobs) { throw CommandFailure.usage("--jobs takes a number from 1 to 64") }
+    }
+
+    func run() async throws -> ExitCode {
+        let clock = ContinuousClock()
+        let started = clock.now
+        return try await MediaDeviceConnection.using(device) { connection in
+            try await run(connection, started: started, clock: clock)
+        }
+    }
+
+    private func run(_ connection: MediaDeviceConnection, started: ContinuousClock.Instant, clock: ContinuousClock) async throws -> ExitCode {
+        let engine = connection.device.mediaImport
+        let view = MediaImportProgressView(style: .detect(quiet: json))
+        var report = MediaImportReport(device: connection.device.mediaImportDeviceID, destination: "")
+
+        // Fetch: hotspot, transfer mode, list.
+        let models: [MediaFileInfoModel]
+        do {
+            models = try await fetch(engine, view: view)
+        } catch {
+            let failure = AIBudsError.from(error)
+            view.showFetchFailure(failure)
+            report.error = .init(failure)
+            if json { try report.print() } else { CLI.printError(failure.message) }
+            return .failure
+        }
+
+        // Select.
+        var selection = models
+        if !all {
+            let byName = Dictionary(models.map { ($0.fileName, $0) }, uniquingKeysWith: { first, _ in first })
+            let missing = names.filter { byName[$0] == nil }
+            guard missing.isEmpty else {
+                try? await engine.endTransferSession()
+                throw CommandFailure.failure("the device has no file named \(missing.map { "'\($0)'" }.joined(separator: ", "))")
+            }
+            selection = names.compactMap { byName[$0] }
+        }
+        let folder = URL(fileURLWithPath: destination).standardizedFileURL
+        report.destination = folder.path
+        let ledger: ImportLedger
+        do {
+            ledger = try ImportLedger(deviceID: connection.device.mediaImportDeviceID, directory: folder.appendingPathComponent(".aibuds"))
+        } catch {
+            try? await engine.endTransferSession()
+            throw CommandFailure.failure("cannot open the import ledger in \(folder.path): \(error.localizedDescription)")
+        }
+        var toImport = selection
+        if onlyNew {
+            toImport = selection.filter { !ledger.contains(name: $0.fileName, size: $0.fileSize ?? 0) }
+            for skipped in selection where !toImport.contains(where: { $0.fileName == skipped.fileName }) {
+                report.files.append(.init(skipped: skipped, ledger: ledger.entry(named: skipped.fileName)))
+            }
+            if toImport.count < selection.count {
+                view.line("Skipping \(selection.count - toImport.count) files imported before (--new).")
+            }
+        }
+
+        // Import.
+        let options = MediaImportOptions(
+            destination: folder, maximumConcurrentTransfers: jobs, ledger: ledger, deletesVerifiedFilesFromDevice: deleteAfter)
+        view.begin(toImport, destination: folder)
+        let interrupt = MediaInterrupt { Task { try? await engine.cancel() } }
+        var outcome: MediaImportResult?
+        for await event in engine.importEvents(toImport, options: options) {
+            view.show(event)
+            if case .completed(let result) = event { outcome = result }
+        }
+        interrupt.remove()
+        try? await engine.endTransferSession()
+        let result = outcome ?? .init(importedFiles: [], failures: [], error: AIBudsError(.fileImportFailed, "the import ended without a result"))
+
+        report.add(result, requested: toImport, ledger: ledger)
+        report.seconds = (clock.now - started).seconds
+        report.success = result.success
+        report.error = result.error.map { .init($0) }
+        if json {
+            try report.print()
+        } else {
+            summarize(result, report: report, view: view)
+        }
+        if result.error?.code == .importFilesCanceled { return .interrupted }
+        return result.success ? .ok : .failure
+    }
+
+    private func fetch(_ engine: MediaImportEngine, view: MediaImportProgressView) async throws -> [MediaFileInfoModel] {
+        for try await event in engine.fetchEvents() {
+            view.show(event)
+            if case .listed(let models) = event { return models }
+        }
+        throw AIBudsError(.fileImportFailed, "the fetch ended without a media list")
+    }
+
+    private func summarize(_ result: MediaImportResult, report: MediaImportReport, view: MediaImportProgressView) {
+        let fetched = report.files.reduce(0) { $0 + $1.bytesFetched }
+        let rate = report.seconds > 0 ? UInt64(Double(fetched) / report.seconds) : 0
+        view.line(
+            "Imported \(result.importedFiles.count) files, fetched \(MediaImportProgressView.bytes(fetched)) in "
+                + String(format: "%.1f s", report.seconds) + " (\(MediaImportProgressView.bytes(rate))/s).")
+        if let error = result.error {
+            if error.code == .importFilesCanceled {
+                view.line("Cancelled: run the same command again to resume.")
+            } else {
+                view.line("\(result.failures.count) files failed: \(error.message)")
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// This duration in seconds.
+    var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
+}

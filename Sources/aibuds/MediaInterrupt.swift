@@ -1,0 +1,47 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Ctrl-C during a media command: the first cancels cleanly (partial downloads stay, so the next run
+/// resumes), a second one exits at once.
+final class MediaInterrupt: Sendable {
+    private let count = Mutex(0)
+    private nonisolated(unsafe) let source: any DispatchSourceSignal
+
+    /// Starts catching SIGINT; `cancel` runs on the first one.
+    init(cancel: @escaping @Sendable () -> Void) {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        installHandler(cancel)
+        source.resume()
+    }
+
+    private func installHandler(_ cancel: @escaping @Sendable () -> Void) {
+        source.setEventHandler { [self] in
+            let seen = count.withLock { value -> Int in
+                value += 1
+                return value
+            }
+            if seen == 1 {
+                CLI.printError("cancelling… (press Ctrl-C again to stop at once)")
+                cancel()
+            } else {
+                CLI.printError("stopped")
+                exit(130)
+            }
+        }
+    }
+
+    /// Whether Ctrl-C was pressed.
+    var wasInterrupted: Bool { count.withLock { $0 > 0 } }
+
+    /// Stops catching SIGINT.
+    func remove() {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+}

@@ -1,0 +1,22 @@
+import AIBudsFoundation
+import Foundation
+@testable import AIBuds
+
+/// A fresh temporary directory for one test.
+func makeTemporaryDirectory(_ name: String = #function) throws -> URL {
+    let safe = name.filter { $0.isLetter || $0.isNumber }
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("aibuds-tests-\(safe)-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// A found device with a MAC-derived peripheral, as a plugin would report it.
+func makeFoundDevice(
+    mac: String, name: String = "Test Glasses", product: DeviceProduct = .glasses, port: UInt16 = 1337
+) -> FoundDevice {
+    let peripheral = Peripheral(stableKey: mac, address: DeviceAddress(host: "127.0.0.1", port: port), name: name)
+    return FoundDevice(
+        peripheral: peripheral, advertisement: Advertisement(localName: name, manufacturerData: Data([0xFF, 0xFF, 2])),
+        rssi: -50, product: product, macAddress: mac, protocolKind: .smp)
+}

@@ -1,0 +1,173 @@
+import AIBudsWire
+import Foundation
+import Testing
+
+/// Every message of docs/protocol.md: round trips, hand-checked bytes, and the catalog.
+@Suite struct MessageTests {
+    /// Round-trips a request and its response through CBOR and a packet; returns the request type.
+    @discardableResult
+    private func check<R: SMPRequest & Equatable>(_ request: R, _ response: R.Response) throws -> ObjectIdentifier
+    where R.Response: Equatable {
+        let packet = try request.packet(sequence: 42, version: .v2)
+        let received = try SMPPacket.decode(packet.encoded())
+        #expect(received.header.group == R.group && received.header.command == R.command)
+        #expect(received.header.operation == R.operation)
+        let type = try #require(SMPMessageCatalog.requestType(for: received.header))
+        #expect(ObjectIdentifier(type) == ObjectIdentifier(R.self))
+        #expect(try R.decode(payload: received.payload) == request)
+        // Decoding through the catalog's existential type gives the same request.
+        let decoded = try type.decode(payload: received.payload)
+        #expect(decoded as? R == request)
+        let responsePayload = try CBOREncoder().encode(response)
+        #expect(try R.decodeResponse(payload: responsePayload) == response)
+        #expect(R.responseOperation == R.operation.response)
+        return ObjectIdentifier(R.self)
+    }
+
+    @Test func everyMessageRoundTrips() throws {
+        let empty = SMPEmptyResponse()
+        var seen: Set<ObjectIdentifier> = []
+        // OS
+        seen.insert(try check(OSEchoRequest(d: "hello"), OSEchoResponse(r: "hello")))
+        seen.insert(try check(OSDatetimeReadRequest(), OSDatetimeReadResponse(datetime: "2025-01-02T03:04:05.123456")))
+        seen.insert(try check(OSDatetimeWriteRequest(datetime: "2025-01-02T03:04:05"), empty))
+        seen.insert(try check(OSResetRequest(force: 1), empty))
+        seen.insert(try check(OSParamsRequest(), OSParamsResponse(bufSize: 1024, bufCount: 4)))
+        seen.insert(try check(OSInfoRequest(format: "a"), OSInfoResponse(output: "Zephyr emulator")))
+        // File
+        seen.insert(try check(FileDownloadRequest(off: 0, name: "/media/a.jpg"),
+                              FileDownloadResponse(off: 0, data: Data([1, 2, 3]), len: 3)))
+        seen.insert(try check(FileUploadRequest(off: 0, data: Data(repeating: 7, count: 300), name: "/media/b", len: 1000),
+                              FileUploadResponse(off: 300)))
+        seen.insert(try check(FileStatusRequest(name: "/media/a.jpg"), FileStatusResponse(len: 123_456_789_012)))
+        seen.insert(try check(FileHashRequest(name: "/media/a.jpg", type: "sha256", off: 0, len: 10),
+                              FileHashResponse(type: "sha256", off: 0, len: 10, output: .bytes(Data(repeating: 0xAB, count: 32)))))
+        seen.insert(try check(FileSupportedHashesRequest(),
+                              FileSupportedHashesResponse(types: ["sha256": FileHashTypeInfo(format: 1, size: 32),
+                                                                  "crc32": FileHashTypeInfo(format: 0, size: 4)])))
+        seen.insert(try check(FileCloseRequest(), empty))
+        // Enumeration
+        seen.insert(try check(EnumCountRequest(), EnumCountResponse(count: 7)))
+        seen.insert(try check(EnumListRequest(), EnumListResponse(groups: [0, 8, 10, 64, 65, 66, 67])))
+        seen.insert(try check(EnumSingleRequest(index: 6), EnumSingleResponse(group: 67, end: true)))
+        seen.insert(try check(EnumDetailsRequest(groups: [0, 64]),
+                              EnumDetailsResponse(groups: [EnumGroupDetails(group: 0, name: "os", handlers: 4)])))
+        // Device
+        seen.insert(try check(DeviceInfoRequest(), DeviceInfoResponse(
+            name: "Glasses", product: 2, model: "G1", serial: "SN1", firmware: "1.0.0", mac: "02:00:00:00:00:01",
+            capabilities: ["info", "hotspot"], mtu: 1024)))
+        seen.insert(try check(DeviceBatteryRequest(), DeviceBatteryResponse(level: 87, charging: false)))
+        seen.insert(try check(DeviceStorageRequest(), DeviceStorageResponse(usedMB: 100, freeMB: 3_000)))
+        seen.insert(try check(DeviceMediaCountRequest(), DeviceMediaCountResponse(photos: 1, videos: 2, audios: 3)))
+        seen.insert(try check(DeviceTimeReadRequest(), DeviceTimeReadResponse(time: 1_700_000_000)))
+        seen.insert(try check(DeviceTimeWriteRequest(time: -5), empty))
+        seen.insert(try check(DeviceLanguageReadRequest(), DeviceLanguageReadResponse(language: "en", supported: ["en", "zh"])))
+        seen.insert(try check(DeviceLanguageWriteRequest(language: "zh"), empty))
+        seen.insert(try check(DeviceWorkStateRequest(), DeviceWorkStateResponse(state: 1)))
+        seen.insert(try check(DeviceEventsRequest(since: 10, waitMs: 30_000), DeviceEventsResponse(seq: 12, events: [
+            DeviceEvent(seq: 11, kind: DeviceEventKind.battery, value: ["level": 50, "charging": true]),
+            DeviceEvent(seq: 12, kind: DeviceEventKind.mediaChanged, value: ["generation": 9, "types": [1, 3]]),
+        ])))
+        seen.insert(try check(DeviceFactoryResetRequest(), empty))
+        seen.insert(try check(DevicePowerOffRequest(), empty))
+        seen.insert(try check(DeviceFindRequest(on: true), empty))
+        // Media
+        seen.insert(try check(MediaListRequest(type: 3, off: 64, limit: 256), MediaListResponse(generation: 5, total: 65, files: [
+            MediaFileEntry(id: "v1", name: "VID_0001.mp4", type: 3, size: 1 << 31, sixaxis: true),
+        ])))
+        seen.insert(try check(MediaDeleteRequest(name: "IMG_1.jpg", generation: 5), MediaDeleteResponse(generation: 6)))
+        seen.insert(try check(MediaDeleteAllRequest(type: 1), MediaDeleteAllResponse(generation: 7, deleted: 12)))
+        seen.insert(try check(MediaChangedRequest(since: 5, waitMs: 1_000), MediaChangedResponse(generation: 7, types: [1, 2, 3])))
+        // Hotspot
+        seen.insert(try check(HotspotConfigureRequest(mode: 1, channel: 6, ssid: "AIBuds-1", password: "secret"), empty))
+        seen.insert(try check(HotspotEnterTransferRequest(), empty))
+        seen.insert(try check(HotspotLeaveTransferRequest(), empty))
+        seen.insert(try check(HotspotStateRequest(), HotspotStateResponse(state: 1, ssid: "AIBuds-1",
+                                                                          baseURL: "http://127.0.0.1:8080", token: "t0k")))
+        // Capture
+        seen.insert(try check(CaptureAudioStartRequest(), empty))
+        seen.insert(try check(CaptureAudioStopRequest(), CaptureAudioStopResponse(name: "AUD_0001.m4a")))
+        seen.insert(try check(CapturePhotoRequest(mode: 0), CapturePhotoResponse(name: "IMG_0001.jpg")))
+        seen.insert(try check(CaptureVideoStartRequest(), empty))
+        seen.insert(try check(CaptureVideoStopRequest(), CaptureVideoStopResponse(name: "VID_0001.mp4")))
+        seen.insert(try check(CaptureMaxAudioReadRequest(), CaptureMaxAudioReadResponse(seconds: 600)))
+        seen.insert(try check(CaptureMaxAudioWriteRequest(seconds: 300), empty))
+        seen.insert(try check(CaptureMaxVideoReadRequest(), CaptureMaxVideoReadResponse(seconds: 60)))
+        seen.insert(try check(CaptureMaxVideoWriteRequest(seconds: 30), empty))
+
+        #expect(seen == Set(SMPMessageCatalog.all.map { ObjectIdentifier($0) }))
+        #expect(SMPMessageCatalog.all.count == 46)
+    }
+
+    @Test func encodedBytesMatchHandCheckedCBOR() throws {
+        // {"off": 0, "name": "/media/a"}: keys sorted by encoded bytes ("off" is shorter, so first).
+        #expect(try FileDownloadRequest(off: 0, name: "/media/a").payload().hex
+            == "a2" + "636f6666" + "00" + "646e616d65" + "682f6d656469612f61")
+        // {}
+        #expect(try DeviceInfoRequest().payload().hex == "a0")
+        // Optional nil fields are omitted: {"name": "x"}
+        #expect(try MediaDeleteRequest(name: "x").payload().hex == "a1" + "646e616d65" + "6178")
+        // {"since": 3, "wait_ms": 1000}
+        #expect(try MediaChangedRequest(since: 3, waitMs: 1_000).payload().hex
+            == "a2" + "6573696e6365" + "03" + "67776169745f6d73" + "1903e8")
+        // {"on": true}
+        #expect(try DeviceFindRequest(on: true).payload().hex == "a1" + "626f6e" + "f5")
+        // {"time": -1}
+        #expect(try DeviceTimeWriteRequest(time: -1).payload().hex == "a1" + "6474696d65" + "20")
+        // A whole packet: v2 read, group 8, sequence 1, command 0.
+        #expect(try FileStatusRequest(name: "/media/a").packet(sequence: 1).encoded().hex
+            == "0800000f000801" + "01" + "a1" + "646e616d65" + "682f6d656469612f61")
+    }
+
+    @Test func snakeCaseFieldsUseTheWireNames() throws {
+        let storage = try CBOR.decode(try CBOREncoder().encode(DeviceStorageResponse(usedMB: 1, freeMB: 2)))
+        #expect(storage == ["used_mb": 1, "free_mb": 2])
+        let state = try CBOR.decode(try CBOREncoder().encode(HotspotStateResponse(state: 0)))
+        #expect(state == ["state": 0])
+        let params = try CBORDecoder().decode(OSParamsResponse.self, from: ["buf_size": 976, "buf_count": 2] as CBOR)
+        #expect(params == OSParamsResponse(bufSize: 976, bufCount: 2))
+    }
+
+    @Test func fileHashOutputDecodesBytesOrUInt() throws {
+        let crc = try CBORDecoder().decode(FileHashResponse.self, from: ["type": "crc32", "off": 0, "len": 9, "output": 0xCBF4_3926] as CBOR)
+        #expect(crc.output == .uint(0xCBF4_3926))
+        #expect(crc.output.uint64 == 0xCBF4_3926)
+        let sha = try CBORDecoder().decode(FileHashResponse.self, from: ["type": "sha256", "off": 0, "len": 0, "output": .bytes(Data([1, 2]))] as CBOR)
+        #expect(sha.output.data == Data([1, 2]))
+        #expect(throws: DecodingError.self) {
+            try CBORDecoder().decode(FileHashResponse.self, from: ["type": "x", "off": 0, "len": 0, "output": "text"] as CBOR)
+        }
+    }
+
+    @Test func zephyrDefaultsDecode() throws {
+        // Enumeration single without an index asks for index 0; a hash response may omit off = 0.
+        #expect(try EnumSingleRequest.decode(payload: hex("a0")) == EnumSingleRequest(index: 0))
+        #expect(try EnumSingleRequest(index: 0).payload().hex == "a165696e64657800")
+        let hash = try FileHashRequest.decodeResponse(payload: (["type": "crc32", "len": 9, "output": 1] as CBOR).encoded())
+        #expect(hash == FileHashResponse(type: "crc32", off: 0, len: 9, output: .uint(1)))
+        #expect(throws: DecodingError.self) {
+            try FileHashRequest.decodeResponse(payload: (["type": "crc32", "off": 0, "output": 1] as CBOR).encoded())
+        }
+    }
+
+    @Test func requestsRejectBadPayloads() throws {
+        #expect(throws: DecodingError.self) { try FileDownloadRequest.decode(payload: hex("a0")) }         // missing fields
+        #expect(throws: DecodingError.self) { try DeviceInfoRequest.decode(payload: hex("80")) }           // not a map
+        #expect(throws: DecodingError.self) { try DeviceInfoRequest.decode(payload: hex("a0a0")) }         // trailing bytes
+        _ = try DeviceInfoRequest.decode(payload: [UInt8]())                                                // empty reads as {}
+        #expect(throws: DecodingError.self) { try OSEchoRequest.decode(payload: [UInt8]()) }               // {} lacks d
+        #expect(throws: DecodingError.self) { try FileDownloadRequest.decode(payload: hex("a2636f666620646e616d656178")) } // off: -1
+        _ = try DeviceInfoRequest.decode(payload: hex("a1617801"))                                          // extra keys ignored
+    }
+
+    @Test func catalogFindsRequestsAndNothingElse() {
+        #expect(SMPMessageCatalog.requestType(group: 0, command: 4, operation: .read).map(ObjectIdentifier.init) == ObjectIdentifier(OSDatetimeReadRequest.self))
+        #expect(SMPMessageCatalog.requestType(group: 0, command: 4, operation: .write).map(ObjectIdentifier.init) == ObjectIdentifier(OSDatetimeWriteRequest.self))
+        #expect(SMPMessageCatalog.requestType(group: 8, command: 0, operation: .write).map(ObjectIdentifier.init) == ObjectIdentifier(FileUploadRequest.self))
+        #expect(SMPMessageCatalog.requestType(group: 67, command: 6, operation: .write).map(ObjectIdentifier.init) == ObjectIdentifier(CaptureMaxVideoWriteRequest.self))
+        #expect(SMPMessageCatalog.requestType(group: 0, command: 0, operation: .read) == nil)        // echo is a write
+        #expect(SMPMessageCatalog.requestType(group: 0, command: 0, operation: .writeResponse) == nil)
+        #expect(SMPMessageCatalog.requestType(group: 1, command: 0, operation: .read) == nil)        // image group: not offered
+        #expect(SMPMessageCatalog.requestType(group: 64, command: 11, operation: .write) == nil)
+    }
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need and the toolchain does not bring: Debian packages
+# (libcrypto headers, curl for the interop tests and benchmarks) and the smpmgr venv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+[ -f /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
+command -v curl >/dev/null || missing+=(curl)
+if ((${#missing[@]})); then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+  else
+    echo "missing Debian packages: ${missing[*]} (install them with apt-get)" >&2
+    exit 1
+  fi
+fi
+if [ -x scripts/smpmgr-venv.sh ]; then
+  scripts/smpmgr-venv.sh
+fi
