@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
-swift build 2>&1 | tee .build-log.txt
+swift build --build-tests 2>&1 | tee .build-log.txt
 if grep -q "warning:" .build-log.txt; then
   echo "the build has warnings (see above); the project builds without any" >&2
   exit 1
