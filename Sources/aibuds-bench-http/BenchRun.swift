@@ -71,6 +71,40 @@ enum BenchRun {
             report.append(String(format: "The server (thread per connection, sendfile) used %.2f CPU seconds per run (median).", median(serverCPU)))
         }
 
+        // The small files again into tmpfs, where fsync costs nothing: the HTTP and CPU side alone.
+        if FileManager.default.fileExists(atPath: "/dev/shm") {
+            let entries = try Manifest.read(directory: files, set: "small")
+            let shm = "/dev/shm/aibuds-bench-\(UUID().uuidString)"
+            defer { try? FileManager.default.removeItem(atPath: shm) }
+            var ours: [Sample] = []
+            var curls: [Sample] = []
+            for trial in 0..<trials {
+                let runOurs = {
+                    let destination = "\(shm)/ours-\(trial)"
+                    try recreateDirectory(destination)
+                    ours.append(try measure(me, ["fetch", "--base", unlimited.url, "--token", "bench", "--dir", files, "--set", "small", "--dest", destination]))
+                    try? FileManager.default.removeItem(atPath: destination)
+                }
+                let runCurl = {
+                    let destination = "\(shm)/curl-\(trial)"
+                    try recreateDirectory(destination)
+                    curls.append(try curl(entries: entries, base: unlimited.url, destination: destination, configPath: "\(out)/shm-\(trial).curl"))
+                    try? FileManager.default.removeItem(atPath: destination)
+                }
+                if trial % 2 == 0 { try runCurl(); try runOurs() } else { try runOurs(); try runCurl() }
+            }
+            let ratio = median(ours.map(\.wall)) / median(curls.map(\.wall))
+            report.append("")
+            report.append("### 2,000 × 64 KiB into tmpfs (/dev/shm): no disk, so fsync is free")
+            report.append("")
+            report.append("| client | wall time per trial (s) | median (s) | peak RSS (MiB) | CPU user + sys (s) |")
+            report.append("|---|---|---|---|---|")
+            report.append(row("AIBuds `HTTPFileDownloader`", ours))
+            report.append(row("curl \(curlVersion())", curls))
+            report.append("")
+            report.append(String(format: "Client ÷ curl wall time (medians): **%.2f**.", ratio))
+        }
+
         if options.flag("--sweep") {
             // How many files at once: the measurement behind the default parallelism.
             report.append("")

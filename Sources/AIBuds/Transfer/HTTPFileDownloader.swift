@@ -25,14 +25,15 @@ public final class HTTPFileDownloader: Sendable {
         public var maxIdleConnectionsPerHost: Int
         /// Files downloaded at once by `download(_:parallelism:progress:)` when not told.
         public var parallelism: Int
-        /// Finished files made durable (`fsync`) and renamed at once, beside the downloads.
+        /// Finished files that may wait for their commit (durability and rename, done beside
+        /// the downloads) before downloads pause.
         public var commitWidth: Int
 
         /// Creates a configuration; the defaults are the measured best on this project's
         /// benchmark machine (docs/benchmarks.md).
         public init(
             bufferSize: Int = 1 << 20, connectTimeout: Duration = .seconds(5), ioTimeout: Duration = .seconds(30),
-            retry: RetryPolicy = RetryPolicy(), maxIdleConnectionsPerHost: Int = 8, parallelism: Int = 4, commitWidth: Int = 16
+            retry: RetryPolicy = RetryPolicy(), maxIdleConnectionsPerHost: Int = 8, parallelism: Int = 4, commitWidth: Int = 64
         ) {
             self.bufferSize = bufferSize
             self.connectTimeout = connectTimeout
@@ -78,10 +79,11 @@ public final class HTTPFileDownloader: Sendable {
         scopes.withLock { $0[ObjectIdentifier(scope)] = scope }
         defer { scopes.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(scope)) } }
         let workers = min(max(1, parallelism ?? configuration.parallelism), requests.count)
-        let commits = CommitQueue(width: configuration.commitWidth)
+        let commits = CommitQueue(maxPending: configuration.commitWidth)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let batch = DownloadBatch(count: requests.count) { results in
+                    commits.stop()
                     // One directory sync per destination makes every committed name durable.
                     for directory in Set(requests.map { DownloadPaths($0).destination }) { FileRenamer.finishDestination(directory) }
                     continuation.resume(returning: results)

@@ -25,6 +25,12 @@ struct PendingCommit: Sendable {
             abandon()
             throw error
         }
+        try rename(syncDirectory: syncDirectory)
+    }
+
+    /// The second half of `commit`, for bytes already made durable (by `fsync` or by a `syncfs`
+    /// of their file system): closes the file and renames it.
+    func rename(syncDirectory: Bool) throws {
         // The clean pages are of no further use to this process; let them go.
         if !direct { _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED) }
         Glibc.close(descriptor)

@@ -48,7 +48,16 @@ public enum SafeFileName {
 
     /// Whether a local name is already safe: what `make` would return for it unchanged.
     public static func isSafe(_ localName: String) -> Bool {
-        (try? make(from: localName)) == localName
+        // Printable ASCII needs no normalization: check it directly (the common case).
+        let bytes = localName.utf8
+        if !bytes.isEmpty, bytes.count <= maxUTF8Length, bytes.first != UInt8(ascii: "."),
+            bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\") })
+        {
+            return true
+        }
+        // Compare bytes: `String` equality would take an NFD name for its NFC form.
+        guard let made = try? make(from: localName) else { return false }
+        return made.utf8.elementsEqual(localName.utf8)
     }
 
     /// The key under which two names collide: case-folded and NFC-normalized.
