@@ -35,8 +35,12 @@ final class ImportEmulatorFixture: Sendable {
     private let devices = Mutex<[SMPGlassesDevice]>([])
     private let stopped = Mutex(false)
 
-    /// Starts glasses holding `media`, with `faults` (`--fault` specs).
-    init(_ media: [ImportTestMedia], faults: [String] = [], test: String = #function) throws {
+    /// Starts glasses holding `media`, with `faults` (`--fault` specs); `configure` may change the
+    /// rest of the configuration.
+    init(
+        _ media: [ImportTestMedia], faults: [String] = [], configure: (inout EmulatorConfiguration) -> Void = { _ in },
+        test: String = #function
+    ) throws {
         folder = try makeTemporaryDirectory("import-\(test)")
         let manifest = folder.appendingPathComponent("manifest.json")
         try JSONEncoder().encode(media).write(to: manifest)
@@ -44,6 +48,7 @@ final class ImportEmulatorFixture: Sendable {
             profile: "glasses", listen: "127.0.0.1:0", name: "Test Glasses", media: nil, manifest: manifest.path,
             state: nil, link: nil, faults: faults, recordEvery: nil, hotspotOpen: false, token: nil)
         configuration.announce = false
+        configure(&configuration)
         emulator = try Emulator(configuration: configuration)
         socketAddress = try emulator.start()
         address = "udp://\(socketAddress)"

@@ -30,14 +30,63 @@ public struct ImportLedgerEntry: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case deviceID = "device", name, size, sha256, localPath = "path", importedAt = "at"
     }
+
+    /// The entry as one line of the ledger: the JSON that `JSONEncoder` writes with sorted keys
+    /// and ISO 8601 dates, and a newline, built directly (a ledger records thousands of files).
+    var jsonLine: [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(160 + name.utf8.count + localPath.utf8.count + deviceID.utf8.count)
+        for (key, value) in [("{\"at\":", Self.iso8601(importedAt)), (",\"device\":", deviceID), (",\"name\":", name),
+                             (",\"path\":", localPath), (",\"sha256\":", sha256)] {
+            line.append(contentsOf: key.utf8)
+            Self.appendJSONString(value, to: &line)
+        }
+        line.append(contentsOf: ",\"size\":\(size)}\n".utf8)
+        return line
+    }
+
+    /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped.
+    private static func appendJSONString(_ text: String, to line: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        line.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                line.append(UInt8(ascii: "\\"))
+                line.append(byte)
+            case 0..<0x20:
+                line.append(contentsOf: "\\u00".utf8)
+                line.append(hex[Int(byte >> 4)])
+                line.append(hex[Int(byte & 0xF)])
+            default:
+                line.append(byte)
+            }
+        }
+        line.append(UInt8(ascii: "\""))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds), as `JSONEncoder`'s `.iso8601` writes dates.
+    private static func iso8601(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func padded(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(padded(parts.tm_year + 1900, 4))-\(padded(parts.tm_mon + 1, 2))-\(padded(parts.tm_mday, 2))T"
+            + "\(padded(parts.tm_hour, 2)):\(padded(parts.tm_min, 2)):\(padded(parts.tm_sec, 2))Z"
+    }
 }
 
 /// The record of what has been imported from one device, so that a later import can take only
 /// what is new and a clean-up deletes only files that were verified.
 ///
-/// Stored as JSON Lines (one entry per line, appended as each file is verified, the last line for a
-/// name wins), so recording is cheap and a crash loses at most the line being written; an
-/// unreadable line is skipped when loading. Thread-safe.
+/// Stored as JSON Lines (one entry per line, appended as files are verified, the last line for a
+/// name wins), so recording is cheap and a crash loses at most the lines being written; an
+/// unreadable line is skipped when loading. An import records its files a group at a time; a file
+/// whose line was lost is recognised by the next import (same name, size and SHA-256 in the
+/// folder) and recorded then. Thread-safe.
 public final class ImportLedger: Sendable {
     /// The device this ledger is for.
     public let deviceID: String
@@ -93,16 +142,26 @@ public final class ImportLedger: Sendable {
     /// - Throws: `AIBudsError` (`operationFailedDueToWrongParameters`) for another device's entry;
     ///   `CocoaError` when the line cannot be written (the entry is then not recorded).
     public func record(_ entry: ImportLedgerEntry) throws {
-        guard entry.deviceID == deviceID else {
+        try record(contentsOf: [entry])
+    }
+
+    /// Records several verified imports with one write (as an import does, a group at a time).
+    ///
+    /// - Throws: `AIBudsError` (`operationFailedDueToWrongParameters`) when an entry is another
+    ///   device's (nothing is recorded); `CocoaError` when the lines cannot be written (the
+    ///   entries are then not recorded).
+    public func record(contentsOf entries: [ImportLedgerEntry]) throws {
+        if let foreign = entries.first(where: { $0.deviceID != deviceID }) {
             throw AIBudsError(
-                .operationFailedDueToWrongParameters, "the ledger of \(deviceID) cannot record a file of \(entry.deviceID)")
+                .operationFailedDueToWrongParameters, "the ledger of \(deviceID) cannot record a file of \(foreign.deviceID)")
         }
-        var line = try Self.encoder.encode(entry)
-        line.append(UInt8(ascii: "\n"))
+        guard !entries.isEmpty else { return }
+        var lines: [UInt8] = []
+        for entry in entries { lines += entry.jsonLine }
         try state.withLock { state in
             if state.appender == nil { state.appender = try Self.openForAppending(fileURL) }
-            try state.appender?.write(contentsOf: line)
-            state.entries[entry.name] = entry
+            try state.appender?.write(contentsOf: lines)
+            for entry in entries { state.entries[entry.name] = entry }
         }
     }
 
@@ -113,7 +172,7 @@ public final class ImportLedger: Sendable {
             try state.appender?.close()
             state.appender = nil
             var data = Data()
-            for entry in state.entries.values { data.append(try Self.encoder.encode(entry)); data.append(UInt8(ascii: "\n")) }
+            for entry in state.entries.values { data.append(contentsOf: entry.jsonLine) }
             try data.write(to: fileURL, options: .atomic)
         }
     }
@@ -162,13 +221,6 @@ public final class ImportLedger: Sendable {
             try? handle.close()
             throw error
         }
-    }
-
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
     }
 
     private static var decoder: JSONDecoder {

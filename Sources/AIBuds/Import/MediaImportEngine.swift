@@ -195,7 +195,10 @@ public final class MediaImportEngine: Sendable {
                     guard let self else { return }
                     try await self.deleteMediaFile(named: name)
                 })
-            (result, hotspotLost) = await run.run { continuation.yield($0) }
+            // Events come from several threads, thousands a second: they reach the consumer in bursts.
+            let events = EventBatcher<MediaImportEvent> { continuation.yield($0) }
+            (result, hotspotLost) = await run.run { events.send($0) }
+            events.flush()
         } catch {
             result = .rejected(AIBudsError.from(error))
         }

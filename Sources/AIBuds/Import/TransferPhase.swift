@@ -16,8 +16,8 @@ enum TransferOutcome: Sendable {
 
 /// The transfer phase of an import: every file through one batch of the download engine,
 /// `maximumConcurrentTransfers` at a time, each prepared just before it starts (the device's
-/// SHA-256, fetched ahead; a free local name, or the identical file already there) and reported
-/// as soon as it is committed. Finished files share their directory sync; the engine's threads
+/// SHA-256, from the media list or else fetched ahead; a free local name, or the identical file
+/// already there) and reported as soon as it is committed. Finished files share their directory sync; the engine's threads
 /// and buffers serve the whole batch.
 struct TransferPhase: Sendable {
     let operationID: Int
@@ -33,8 +33,20 @@ struct TransferPhase: Sendable {
     /// Runs the phase; returns one outcome per file, in order.
     func run(emit: @escaping @Sendable (MediaImportEvent) -> Void) async -> [TransferOutcome] {
         let fetched = ByteCount()
+        let state = BatchState(count: files.count)
         var outcomes: [TransferOutcome] = []
         await withTaskGroup(of: Void.self) { phase in
+            // Bytes held back by the merging of chunk events go out when no more come (a stall).
+            phase.addTask {
+                while true {
+                    do { try await Task.sleep(for: BatchState.chunkEventInterval) } catch { return }
+                    state.reportHeldChunks { index, count, transferred, size in
+                        emit(.chunk(MediaImportChunk(
+                            taskID: taskID(index), mediaFile: files[index], data: nil, count: Int(count), fileSize: size,
+                            transferredSize: transferred)))
+                    }
+                }
+            }
             // The speed ticker runs beside the transfers and stops with them.
             phase.addTask {
                 var meter = TransferSpeedMeter()
@@ -47,7 +59,7 @@ struct TransferPhase: Sendable {
                     }
                 }
             }
-            outcomes = await transfers(fetched: fetched, emit: emit)
+            outcomes = await transfers(state: state, fetched: fetched, emit: emit)
             phase.cancelAll()
         }
         return await withSixAxisData(outcomes)
@@ -55,11 +67,20 @@ struct TransferPhase: Sendable {
 
     // MARK: The batch
 
-    private func transfers(fetched: ByteCount, emit: @escaping @Sendable (MediaImportEvent) -> Void) async -> [TransferOutcome] {
-        let state = BatchState(count: files.count)
+    private func transfers(
+        state: BatchState, fetched: ByteCount, emit: @escaping @Sendable (MediaImportEvent) -> Void
+    ) async -> [TransferOutcome] {
+        let ledger = options.ledger.map { LedgerWriter(ledger: $0, logger: logger) }
         let localNames = SafeFileName.assign(files.map(\.fileName))
-        let hashes = options.verifiesDeviceHash
-            ? HashPrefetcher(names: files.map(\.fileName), lookahead: max(8, 2 * options.maximumConcurrentTransfers)) { [channel] in
+        // The device's digests: listed with the files (models of this session's list), else asked
+        // for a few files ahead of the downloads.
+        let listed: [[UInt8]?] = files.map { file in
+            guard options.verifiesDeviceHash, file.generation == session.listGeneration else { return nil }
+            return session.listedSHA256[file.fileName]
+        }
+        let unlisted: [String?] = zip(files, listed).map { file, digest in digest == nil ? file.fileName : nil }
+        let hashes = options.verifiesDeviceHash && unlisted.contains { $0 != nil }
+            ? HashPrefetcher(names: unlisted, lookahead: max(8, 2 * options.maximumConcurrentTransfers)) { [channel] in
                 try await channel.mediaFileSHA256(named: $0)
             }
             : nil
@@ -73,10 +94,12 @@ struct TransferPhase: Sendable {
         }
         let hooks = DownloadBatchHooks(
             prepare: { index, request in
-                prepare(index, request, localName: localNames[index], hashes: hashes, state: state, emit: emit)
+                prepare(
+                    index, request, localName: localNames[index], listed: listed[index], hashes: hashes, ledger: ledger, state: state,
+                    emit: emit)
             },
             finished: { index, result in
-                finished(index, result, state: state, emit: emit)
+                finished(index, result, ledger: ledger, state: state, emit: emit)
             })
         await withTaskCancellationHandler {
             _ = await downloader.download(
@@ -85,25 +108,32 @@ struct TransferPhase: Sendable {
                 let file = files[index]
                 let count = UInt64(max(0, progress.chunkBytes))
                 let transferred = UInt64(max(0, progress.bytesTransferred))
-                state.progress(index, count: count, transferred: transferred)
-                fetched.add(count)
                 let size = progress.totalBytes.map { UInt64(max(0, $0)) } ?? file.fileSize ?? 0
-                emit(.chunk(MediaImportChunk(
-                    taskID: taskID(index), mediaFile: file, data: progress.chunk, count: Int(count), fileSize: size,
-                    transferredSize: transferred)))
+                fetched.add(count)
+                // Chunks with bytes all go out; otherwise a file's chunks are merged into one
+                // event per `chunkEventInterval`, and its last chunk always goes out.
+                state.progress(
+                    index, count: count, transferred: transferred, size: size, reportNow: progress.chunk != nil || transferred >= size
+                ) { reported in
+                    emit(.chunk(MediaImportChunk(
+                        taskID: taskID(index), mediaFile: file, data: progress.chunk, count: Int(reported), fileSize: size,
+                        transferredSize: transferred)))
+                }
             }
         } onCancel: {
             state.cancel()
             hashes?.cancel()
         }
+        ledger?.flush()
         return state.outcomes()
     }
 
     /// Readies file `index` on the engine's worker thread: announces it, gets the device's
-    /// SHA-256, picks the local name; `nil` when the file needs no download (settled here).
+    /// SHA-256 (`listed`, or from `hashes`), picks the local name; `nil` when the file needs no
+    /// download (settled here).
     private func prepare(
-        _ index: Int, _ request: DownloadRequest, localName: Result<String, TransferError>, hashes: HashPrefetcher?,
-        state: BatchState, emit: @escaping @Sendable (MediaImportEvent) -> Void
+        _ index: Int, _ request: DownloadRequest, localName: Result<String, TransferError>, listed: [UInt8]?,
+        hashes: HashPrefetcher?, ledger: LedgerWriter?, state: BatchState, emit: @escaping @Sendable (MediaImportEvent) -> Void
     ) -> DownloadRequest? {
         guard state.mayStart else { return nil }
         let file = files[index]
@@ -118,8 +148,8 @@ struct TransferPhase: Sendable {
         case .success(let safe): name = safe
         case .failure(let error): return fail(ImportErrorMapping.error(for: error, file: file))
         }
-        var expected: [UInt8]?
-        if let hashes {
+        var expected = listed
+        if expected == nil, let hashes {
             switch hashes.wait(index) {
             case .success(let digest): expected = digest
             case .failure(let error):
@@ -136,7 +166,7 @@ struct TransferPhase: Sendable {
         if case .alreadyPresent(let url, let digest) = target {
             // A previous import left exactly this file here: nothing to download.
             logger.log(.info, "import", "\(file.fileName) is already at \(url.path) with the device's SHA-256")
-            state.settle(index, imported(index, url: url, sha256: digest, verified: expected != nil, bytes: 0, emit: emit))
+            state.settle(index, imported(index, url: url, sha256: digest, verified: expected != nil, bytes: 0, ledger: ledger, emit: emit))
             return nil
         }
         var prepared = request
@@ -147,14 +177,14 @@ struct TransferPhase: Sendable {
 
     /// Settles file `index` with the engine's result.
     private func finished(
-        _ index: Int, _ result: Result<DownloadResult, TransferError>, state: BatchState,
+        _ index: Int, _ result: Result<DownloadResult, TransferError>, ledger: LedgerWriter?, state: BatchState,
         emit: @escaping @Sendable (MediaImportEvent) -> Void
     ) {
         switch result {
         case .success(let download):
             state.settle(index, imported(
                 index, url: download.fileURL, sha256: download.sha256, verified: state.isVerified(index),
-                bytes: UInt64(max(0, download.bytesReceived)), emit: emit))
+                bytes: UInt64(max(0, download.bytesReceived)), ledger: ledger, emit: emit))
         case .failure(let error):
             let file = files[index]
             let mapped = state.isCancelled ? Self.cancelled(file) : ImportErrorMapping.error(for: error, file: file)
@@ -166,17 +196,13 @@ struct TransferPhase: Sendable {
 
     /// Records a committed file in the ledger and reports it.
     private func imported(
-        _ index: Int, url: URL, sha256: [UInt8], verified: Bool, bytes: UInt64, emit: @Sendable (MediaImportEvent) -> Void
+        _ index: Int, url: URL, sha256: [UInt8], verified: Bool, bytes: UInt64, ledger: LedgerWriter?,
+        emit: @Sendable (MediaImportEvent) -> Void
     ) -> TransferOutcome {
         let file = files[index]
-        if let ledger = options.ledger {
-            let entry = ImportLedgerEntry(
-                deviceID: ledger.deviceID, name: file.fileName, size: file.fileSize ?? 0, sha256: sha256.hexString, localPath: url.path)
-            do {
-                try ledger.record(entry)
-            } catch {
-                logger.log(.warning, "import", "could not record \(file.fileName) in the import ledger: \(error)")
-            }
+        if let ledger, let deviceID = options.ledger?.deviceID {
+            ledger.add(ImportLedgerEntry(
+                deviceID: deviceID, name: file.fileName, size: file.fileSize ?? 0, sha256: sha256.hexString, localPath: url.path))
         }
         let model = ImportedMediaFileModel(metadata: file, localFileURL: url, stabilizationStatus: .pending)
         emit(.fileFinished(model, taskID: taskID(index), error: nil))
@@ -188,10 +214,11 @@ struct TransferPhase: Sendable {
         _ index: Int, _ error: AIBudsError, at url: URL, state: BatchState, emit: @Sendable (MediaImportEvent) -> Void
     ) -> TransferOutcome {
         let file = files[index]
-        let (bytes, transferred) = state.counts(index)
-        emit(.chunk(MediaImportChunk(
-            taskID: taskID(index), mediaFile: file, data: nil, count: 0, fileSize: file.fileSize ?? 0, transferredSize: transferred,
-            error: error)))
+        let bytes = state.lastChunk(index) { unreported, transferred in
+            emit(.chunk(MediaImportChunk(
+                taskID: taskID(index), mediaFile: file, data: nil, count: Int(unreported), fileSize: file.fileSize ?? 0,
+                transferredSize: transferred, error: error)))
+        }
         let model = ImportedMediaFileModel(metadata: file, localFileURL: url, stabilizationStatus: .pending, error: error.nsError)
         emit(.fileFinished(model, taskID: taskID(index), error: error))
         return .failed(error, bytesFetched: bytes)
@@ -247,6 +274,11 @@ private final class BatchState: Sendable {
         var outcomes: [TransferOutcome]
         var fetched: [UInt64]
         var transferred: [UInt64]
+        /// Each file's size as the transfer learnt it, its bytes not yet reported in a chunk event,
+        /// and when its last chunk event went out.
+        var sizes: [UInt64]
+        var unreported: [UInt64]
+        var lastChunkEvent: [ContinuousClock.Instant?]
         var verified: [Bool]
         var cancelled = false
         var abortReason: AIBudsError?
@@ -257,7 +289,9 @@ private final class BatchState: Sendable {
     init(count: Int) {
         state = Mutex(State(
             outcomes: Array(repeating: .notStarted, count: count), fetched: Array(repeating: 0, count: count),
-            transferred: Array(repeating: 0, count: count), verified: Array(repeating: false, count: count)))
+            transferred: Array(repeating: 0, count: count), sizes: Array(repeating: 0, count: count),
+            unreported: Array(repeating: 0, count: count),
+            lastChunkEvent: Array(repeating: nil, count: count), verified: Array(repeating: false, count: count)))
     }
 
     /// Whether another file may start (not cancelled, no batch-ending failure).
@@ -270,14 +304,53 @@ private final class BatchState: Sendable {
     func setVerified(_ index: Int, _ verified: Bool) { state.withLock { $0.verified[index] = verified } }
     func isVerified(_ index: Int) -> Bool { state.withLock { $0.verified[index] } }
     func settle(_ index: Int, _ outcome: TransferOutcome) { state.withLock { $0.outcomes[index] = outcome } }
-    func counts(_ index: Int) -> (fetched: UInt64, transferred: UInt64) {
-        state.withLock { ($0.fetched[index], $0.transferred[index]) }
-    }
+    /// How often at most a file's chunks are reported (when they carry no bytes).
+    static let chunkEventInterval = Duration.milliseconds(50)
 
-    func progress(_ index: Int, count: UInt64, transferred: UInt64) {
+    // A file's chunk events are reported under the lock, so that they keep their order whichever
+    // thread reports them (the file's worker, or the task that reports held-back bytes).
+
+    /// Adds `count` bytes of file `index` and reports the bytes since its last chunk event, when
+    /// `reportNow` or when that event is `chunkEventInterval` old (its first chunk counts as one).
+    func progress(
+        _ index: Int, count: UInt64, transferred: UInt64, size: UInt64, reportNow: Bool, report: (_ count: UInt64) -> Void
+    ) {
+        let now = ContinuousClock.now
         state.withLock { state in
             state.fetched[index] += count
             state.transferred[index] = transferred
+            state.sizes[index] = size
+            state.unreported[index] += count
+            let last = state.lastChunkEvent[index]
+            if last == nil { state.lastChunkEvent[index] = now }
+            guard reportNow || last.map({ now - $0 >= Self.chunkEventInterval }) == true else { return }
+            state.lastChunkEvent[index] = now
+            report(state.unreported[index])
+            state.unreported[index] = 0
+        }
+    }
+
+    /// Reports the bytes held back for each file whose last chunk event is `chunkEventInterval`
+    /// old.
+    func reportHeldChunks(report: (_ index: Int, _ count: UInt64, _ transferred: UInt64, _ size: UInt64) -> Void) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            for index in state.unreported.indices where state.unreported[index] > 0 {
+                guard let last = state.lastChunkEvent[index], now - last >= Self.chunkEventInterval else { continue }
+                state.lastChunkEvent[index] = now
+                report(index, state.unreported[index], state.transferred[index], state.sizes[index])
+                state.unreported[index] = 0
+            }
+        }
+    }
+
+    /// Reports the last chunk of a failed file (its held-back bytes and how much is on disk);
+    /// returns the bytes fetched for it.
+    func lastChunk(_ index: Int, report: (_ unreported: UInt64, _ transferred: UInt64) -> Void) -> UInt64 {
+        state.withLock { state in
+            report(state.unreported[index], state.transferred[index])
+            state.unreported[index] = 0
+            return state.fetched[index]
         }
     }
 
@@ -294,15 +367,16 @@ private final class BatchState: Sendable {
 }
 
 /// Asks the device for the SHA-256 of the files a little ahead of the downloads, so that the
-/// round trips overlap the transfers; a worker thread blocks on the one it needs next.
+/// round trips overlap the transfers; a worker thread blocks on the one it needs next. Files
+/// whose name is `nil` (their digest is known) are not asked for.
 final class HashPrefetcher: Sendable {
-    private let names: [String]
+    private let names: [String?]
     private let lookahead: Int
     private let fetch: @Sendable (String) async throws -> [UInt8]?
     private let tasks = Mutex<(running: [Int: Task<[UInt8]?, any Error>], cancelled: Bool)>(([:], false))
 
     /// Creates a prefetcher of `names`, `lookahead` requests ahead of the file waited for.
-    init(names: [String], lookahead: Int, fetch: @escaping @Sendable (String) async throws -> [UInt8]?) {
+    init(names: [String?], lookahead: Int, fetch: @escaping @Sendable (String) async throws -> [UInt8]?) {
         self.names = names
         self.lookahead = lookahead
         self.fetch = fetch
@@ -314,7 +388,7 @@ final class HashPrefetcher: Sendable {
         let task: Task<[UInt8]?, any Error>? = tasks.withLock { tasks in
             guard !tasks.cancelled else { return nil }
             for next in index..<min(names.count, index + lookahead + 1) where tasks.running[next] == nil {
-                let name = names[next]
+                guard let name = names[next] else { continue }
                 tasks.running[next] = Task { [fetch] in try await fetch(name) }
             }
             return tasks.running.removeValue(forKey: index)

@@ -30,6 +30,9 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var token: String?
     /// Whether to write a discovery announcement.
     public var announce = true
+    /// Whether the device hashes its files in the background so that its Media list carries
+    /// their SHA-256 (docs/protocol.md §3); without it clients ask the File group per file.
+    public var listsDigests = true
     /// The folder of discovery announcements (default: ``DiscoveryAnnouncement/directory(environment:)``).
     public var discoveryDirectory: URL?
 
@@ -44,8 +47,9 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     /// - Throws: ``EmulatorError`` with code `invalidConfiguration` naming the bad option.
     public init(profile: String?, listen: String?, name: String?, media: String?, manifest: String?,
                 state: String?, link: String?, faults: [String], recordEvery: String?, hotspotOpen: Bool,
-                token: String?) throws(EmulatorError) {
+                token: String?, listsDigests: Bool = true) throws(EmulatorError) {
         self.init()
+        self.listsDigests = listsDigests
         if let profile {
             guard let kind = DeviceProfile.Kind(rawValue: profile) else {
                 throw Self.invalid("--profile must be glasses, earbuds or watch, not '\(profile)'")
