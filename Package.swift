@@ -33,7 +33,7 @@ let package = Package(
             "AIBuds", "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "TopStepComKit",
         ]),
         .executableTarget(name: "aibuds-bench-http", dependencies: [
-            "AIBuds", "AIBudsEmulator", "AIBudsNet", "AIBudsWire", "AIBudsDigest", "AIBudsLog",
+            "AIBuds", "AIBudsEmulator", "AIBudsNet", "AIBudsWire", "AIBudsDigest", "AIBudsLog", "AIBudsSMP",
         ]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog"]),
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire", "AIBudsDigest"]),

@@ -55,5 +55,14 @@ public final class SHA256 {
 
 extension Sequence where Element == UInt8 {
     /// Lower-case hexadecimal text of these bytes.
-    public var hexString: String { map { String(format: "%02x", $0) }.joined() }
+    public var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(underestimatedCount * 2)
+        for byte in self {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
 }

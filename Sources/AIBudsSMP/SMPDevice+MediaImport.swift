@@ -6,38 +6,72 @@ import AIBudsWire
 // requests that `MediaImportControlChannel` needs beyond the hotspot.
 
 extension SMPClient {
-    /// The device's whole media list (of `type`, or all), read page by page at one generation; a
-    /// list that changes while it is read is read again (up to three times).
+    /// The device's whole media list (of `type`, or all), read at one generation: the first page,
+    /// then the rest with many requests in flight (the client's window), each asking for as many
+    /// entries as the first page held; a page that holds fewer leaves a gap, asked for in the next
+    /// round. A list that changes while it is read is read again (up to three times).
     public func mediaListing(type: MediaFileType?, pageLimit: UInt64 = 256) async throws(SMPError) -> DeviceMediaListing {
-        var attempt = 0
+        for _ in 1...3 {
+            if let listing = try await readMediaListing(type: type, pageLimit: pageLimit) { return listing }
+        }
+        throw SMPError(.malformedResponse, "the media list kept changing while it was read")
+    }
+
+    /// One read of the whole list; `nil` when its generation changed meanwhile.
+    private func readMediaListing(type: MediaFileType?, pageLimit: UInt64) async throws(SMPError) -> DeviceMediaListing? {
+        let first = try await send(MediaListRequest(type: type?.rawValue, off: 0, limit: pageLimit))
+        let total = first.total
+        var pages: [UInt64: [MediaFileEntry]] = [0: Array(first.files.prefix(Int(clamping: pageLimit)))]
+        let perPage = UInt64(max(1, pages[0]?.count ?? 1))
         while true {
-            attempt += 1
-            var files: [DeviceMediaEntry] = []
-            var generation: UInt64?
-            var total: UInt64 = 0
-            var changed = false
-            repeat {
-                let page = try await send(MediaListRequest(type: type?.rawValue, off: UInt64(files.count), limit: pageLimit))
-                if let generation, generation != page.generation {
-                    changed = true
-                    break
+            let wanted = Self.missingPages(pages, total: total, perPage: perPage, limit: 256)
+            if wanted.isEmpty { break }
+            var inFlight: [(off: UInt64, limit: UInt64, response: SMPPendingResponse<MediaListResponse>)] = []
+            for (off, limit) in wanted {
+                inFlight.append((off, limit, try await start(MediaListRequest(type: type?.rawValue, off: off, limit: limit))))
+            }
+            for (off, limit, pending) in inFlight {
+                let page = try await pending.response()
+                guard page.generation == first.generation else { return nil }
+                guard !page.files.isEmpty else {
+                    throw SMPError(.malformedResponse, "the media list page at offset \(off) of \(total) is empty")
                 }
-                generation = page.generation
-                total = page.total
-                guard !page.files.isEmpty || UInt64(files.count) >= total else {
-                    throw SMPError(.malformedResponse, "the media list page at offset \(files.count) of \(total) is empty")
-                }
-                files += page.files.map {
-                    DeviceMediaEntry(
-                        id: $0.id, name: $0.name, type: MediaFileType(lenientRawValue: $0.type), size: $0.size,
-                        hasSixAxisData: $0.sixaxis)
-                }
-            } while UInt64(files.count) < total
-            if !changed, let generation { return DeviceMediaListing(generation: generation, files: files) }
-            guard attempt < 3 else {
-                throw SMPError(.malformedResponse, "the media list kept changing while it was read")
+                pages[off] = Array(page.files.prefix(Int(clamping: limit)))
             }
         }
+        var files: [DeviceMediaEntry] = []
+        for off in pages.keys.sorted() {
+            guard let page = pages[off], Int(clamping: off) <= files.count else { continue }
+            for entry in page.dropFirst(files.count - Int(clamping: off)) {
+                if let digest = entry.sha256, digest.count != 32 {
+                    throw SMPError(.malformedResponse, "the media list gives \(entry.name) a \(digest.count)-byte SHA-256")
+                }
+                files.append(DeviceMediaEntry(
+                    id: entry.id, name: entry.name, type: MediaFileType(lenientRawValue: entry.type), size: entry.size,
+                    hasSixAxisData: entry.sixaxis, sha256: entry.sha256.map { Array($0) }))
+            }
+        }
+        return DeviceMediaListing(generation: first.generation, files: files)
+    }
+
+    /// The pages (offset, limit) still to ask for: the gaps between the pages received, cut into
+    /// pieces of `perPage` entries, at most `limit` of them.
+    static func missingPages(_ pages: [UInt64: [MediaFileEntry]], total: UInt64, perPage: UInt64, limit: Int) -> [(UInt64, UInt64)] {
+        var wanted: [(UInt64, UInt64)] = []
+        var position: UInt64 = 0
+        func cover(upTo end: UInt64) {
+            while position < end, wanted.count < limit {
+                let count = min(perPage, end - position)
+                wanted.append((position, count))
+                position += count
+            }
+        }
+        for off in pages.keys.sorted() {
+            cover(upTo: min(off, total))
+            position = max(position, off + UInt64(pages[off]?.count ?? 0))
+        }
+        cover(upTo: total)
+        return wanted
     }
 
     /// The SHA-256 of a device file (`/media/<name>`), or `nil` when the device does not offer

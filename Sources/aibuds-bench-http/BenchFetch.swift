@@ -17,6 +17,7 @@ enum BenchFetch {
         }
         var configuration = HTTPFileDownloader.Configuration()
         if let buffer = options.value("--buffer") { configuration.bufferSize = Int(try parseSize(buffer)) }
+        configuration.commitWidth = try options.int("--commit-width", default: configuration.commitWidth)
         let downloader = HTTPFileDownloader(configuration: configuration)
         let start = ContinuousClock.now
         let results = await downloader.download(requests, parallelism: parallelism)

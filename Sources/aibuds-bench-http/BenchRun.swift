@@ -1,7 +1,9 @@
 import Foundation
 
-/// `run --work DIR [--trials N] [--skip-faults] [--fault-imports N]`: the whole HTTP data-plane
-/// benchmark in one run, printed as Markdown. Needs `/usr/bin/time` and `curl`.
+/// `run --work DIR [--trials N] [--aibuds PATH] [--skip-engine] [--skip-faults] [--fault-imports N]
+/// [--sweep]`: the whole HTTP data-plane benchmark in one run, printed as Markdown: first the
+/// command users run (`aibuds media import`, see ``BenchImport``) against curl, then the download
+/// engine alone against curl. Needs `/usr/bin/time`, `curl` and a release build of `aibuds`.
 enum BenchRun {
     /// One measured process run.
     struct Sample {
@@ -12,7 +14,7 @@ enum BenchRun {
         var output: String
     }
 
-    static func run(_ options: Options) throws {
+    static func run(_ options: Options) async throws {
         let work = try options.require("--work")
         let trials = try options.int("--trials", default: 3)
         let me = CommandLine.arguments[0]
@@ -26,16 +28,42 @@ enum BenchRun {
         where !FileManager.default.fileExists(atPath: Manifest.path(directory: files, set: set)) {
             _ = try measure(me, ["prepare", "--dir", files, "--set", set, "--count", "\(count)", "--size", size])
         }
+        var report: [String] = []
+        report.append("- date: \(Date()); machine: \(ProcessInfo.processInfo.processorCount) cores; load average before: \(loadBefore)")
+
+        // The command users run, against curl: the headline figures.
+        let aibuds = options.value("--aibuds") ?? URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("aibuds").path
+        guard FileManager.default.isExecutableFile(atPath: aibuds) else {
+            throw BenchFailure("no aibuds at \(aibuds): swift build -c release --product aibuds (or give --aibuds PATH)")
+        }
+        let setup = BenchImport.Setup(aibuds: aibuds, files: files, out: out, trials: trials)
+        report += ["", "## `aibuds media import` against curl"]
+        report += try await BenchImport.compare(set: "large", title: "4 × 256 MiB, unlimited link", withoutListedDigests: false, setup: setup)
+        report += try await BenchImport.compare(set: "small", title: "2,000 × 64 KiB, unlimited link", withoutListedDigests: true, setup: setup)
+        report += try await BenchImport.shaped(setup: setup)
+        if !options.flag("--skip-faults") {
+            report += try await BenchImport.faults(imports: try options.int("--fault-imports", default: 100), seed: 42, setup: setup)
+        }
+        if !options.flag("--skip-engine") {
+            report += ["", "## The download engine alone (`HTTPFileDownloader`)"]
+            report += try engine(me: me, files: files, out: out, trials: trials, options: options)
+        }
+        report.append("")
+        report.append("- load average after: \(loadAverage())")
+        say(report.joined(separator: "\n"))
+    }
+
+    /// The download engine (`fetch`, in its own process) against curl, both from `serve`
+    /// processes (the emulator's data-plane server on a folder).
+    static func engine(me: String, files: String, out: String, trials: Int, options: Options) throws -> [String] {
         let unlimited = try Server(me, ["serve", "--dir", files, "--token", "bench"])
         defer { unlimited.stop() }
         let wifi = try Server(me, ["serve", "--dir", files, "--token", "bench", "--profile", "wifi"])
         defer { wifi.stop() }
-
         var report: [String] = []
-        report.append("- date: \(Date()); machine: \(ProcessInfo.processInfo.processorCount) cores; load average before: \(loadBefore)")
 
         // Bulk and small files, client against curl, alternating who goes first.
-        for (set, title) in [("large", "4 × 256 MiB, unlimited link"), ("small", "2,000 × 64 KiB, unlimited link")] {
+        for (set, title) in [("large", "Engine: 4 × 256 MiB, unlimited link"), ("small", "Engine: 2,000 × 64 KiB, unlimited link")] {
             let entries = try Manifest.read(directory: files, set: set)
             var ours: [Sample] = []
             var curls: [Sample] = []
@@ -71,10 +99,44 @@ enum BenchRun {
             report.append(String(format: "The server (thread per connection, sendfile) used %.2f CPU seconds per run (median).", median(serverCPU)))
         }
 
+        // The small files again into tmpfs, where fsync costs nothing: the HTTP and CPU side alone.
+        if FileManager.default.fileExists(atPath: "/dev/shm") {
+            let entries = try Manifest.read(directory: files, set: "small")
+            let shm = "/dev/shm/aibuds-bench-\(UUID().uuidString)"
+            defer { try? FileManager.default.removeItem(atPath: shm) }
+            var ours: [Sample] = []
+            var curls: [Sample] = []
+            for trial in 0..<trials {
+                let runOurs = {
+                    let destination = "\(shm)/ours-\(trial)"
+                    try recreateDirectory(destination)
+                    ours.append(try measure(me, ["fetch", "--base", unlimited.url, "--token", "bench", "--dir", files, "--set", "small", "--dest", destination]))
+                    try? FileManager.default.removeItem(atPath: destination)
+                }
+                let runCurl = {
+                    let destination = "\(shm)/curl-\(trial)"
+                    try recreateDirectory(destination)
+                    curls.append(try curl(entries: entries, base: unlimited.url, destination: destination, configPath: "\(out)/shm-\(trial).curl"))
+                    try? FileManager.default.removeItem(atPath: destination)
+                }
+                if trial % 2 == 0 { try runCurl(); try runOurs() } else { try runOurs(); try runCurl() }
+            }
+            let ratio = median(ours.map(\.wall)) / median(curls.map(\.wall))
+            report.append("")
+            report.append("### Engine: 2,000 × 64 KiB into tmpfs (/dev/shm): no disk, so fsync is free")
+            report.append("")
+            report.append("| client | wall time per trial (s) | median (s) | peak RSS (MiB) | CPU user + sys (s) |")
+            report.append("|---|---|---|---|---|")
+            report.append(row("AIBuds `HTTPFileDownloader`", ours))
+            report.append(row("curl \(curlVersion())", curls))
+            report.append("")
+            report.append(String(format: "Client ÷ curl wall time (medians): **%.2f**.", ratio))
+        }
+
         if options.flag("--sweep") {
             // How many files at once: the measurement behind the default parallelism.
             report.append("")
-            report.append("### Parallelism sweep (client only, wall seconds)")
+            report.append("### Engine: parallelism sweep (client only, wall seconds)")
             report.append("")
             report.append("| files at once | 1 | 2 | 4 | 8 |")
             report.append("|---|---|---|---|---|")
@@ -106,7 +168,7 @@ enum BenchRun {
         }
         let linkRate = 25_000_000.0
         report.append("")
-        report.append("### wifi profile (25 MB/s, 5 ms round trip), 8 × 16 MiB")
+        report.append("### Engine: wifi profile (25 MB/s, 5 ms round trip), 8 × 16 MiB")
         report.append("")
         for (index, run) in shaped.enumerated() {
             report.append(String(format: "- trial %d: %.2f s transfer (%.2f s with process start): **%.1f%%** of the link rate",
@@ -117,13 +179,11 @@ enum BenchRun {
             let imports = try options.int("--fault-imports", default: 100)
             let sample = try measure(me, ["faults", "--dir", files, "--set", "fault", "--out", "\(out)/faults", "--imports", "\(imports)"])
             report.append("")
-            report.append("### \(imports) imports of 64 MiB, each with one connection drop at a random byte")
+            report.append("### Engine: \(imports) downloads of 64 MiB, each with one connection drop at a random byte")
             report.append("")
             for line in sample.output.split(separator: "\n") { report.append("- " + line.replacingOccurrences(of: "faults: ", with: "")) }
         }
-        report.append("")
-        report.append("- load average after: \(loadAverage())")
-        say(report.joined(separator: "\n"))
+        return report
     }
 
     /// A running `serve` child process.
@@ -131,11 +191,17 @@ enum BenchRun {
         let process = Process()
         let url: String
 
-        init(_ executable: String, _ arguments: [String]) throws {
+        /// Starts `executable` and reads its first line, whose third word is its address; standard
+        /// error goes to `log` when given.
+        init(_ executable: String, _ arguments: [String], log: String? = nil) throws {
             let pipe = Pipe()
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
             process.standardOutput = pipe
+            if let log {
+                _ = FileManager.default.createFile(atPath: log, contents: nil)
+                process.standardError = FileHandle(forWritingAtPath: log)
+            }
             try process.run()
             var line = Data()
             while !line.contains(UInt8(ascii: "\n")) {
@@ -143,7 +209,7 @@ enum BenchRun {
                 guard !chunk.isEmpty else { throw BenchFailure("the server exited") }
                 line += chunk
             }
-            let words = String(decoding: line, as: UTF8.self).split(separator: " ")
+            let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
             guard words.count >= 3 else { throw BenchFailure("unexpected server output") }
             url = String(words[2])
         }

@@ -10,7 +10,7 @@ do {
     case "serve": try BenchServe.run(options)
     case "fetch": try await BenchFetch.run(options)
     case "faults": try await BenchFaults.run(options)
-    case "run": try BenchRun.run(options)
+    case "run": try await BenchRun.run(options)
     default:
         FileHandle.standardError.write(Data("usage: aibuds-bench-http run|prepare|serve|fetch|faults [options]\n".utf8))
         exit(64)

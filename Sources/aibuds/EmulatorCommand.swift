@@ -10,6 +10,7 @@ struct EmulatorCommand: CLICommand {
         usage: aibuds emulator [--profile glasses|earbuds|watch] [--listen HOST:PORT] [--name NAME]
                                [--media DIR | --manifest FILE] [--state DIR] [--link ble|wifi|unlimited]
                                [--fault SPEC]... [--record-every SECONDS] [--hotspot-open [--token T]]
+                               [--no-list-digests]
 
         Runs one device until SIGINT or SIGTERM (then exits 0). Once ready it prints exactly one
         line, 'listening on udp://HOST:PORT', and announces itself for scanners on this host.
@@ -31,6 +32,8 @@ struct EmulatorCommand: CLICommand {
           --record-every S   make a new audio recording every S seconds
           --hotspot-open     start in transfer mode with the hotspot open
           --token T          the data plane's bearer token (with --hotspot-open)
+          --no-list-digests  the media list carries no SHA-256 (clients then ask for each
+                             file's hash), as a device that does not hash its files ahead
           --verbose          log to standard error
         """
 
@@ -49,11 +52,13 @@ struct EmulatorCommand: CLICommand {
         let recordEvery = try arguments.option("--record-every")
         let hotspotOpen = arguments.flag("--hotspot-open")
         let token = try arguments.option("--token")
+        let noListDigests = arguments.flag("--no-list-digests")
         verbose = arguments.flag("--verbose")
         do {
             configuration = try EmulatorConfiguration(
                 profile: profile, listen: listen, name: name, media: media, manifest: manifest, state: state,
-                link: link, faults: faults, recordEvery: recordEvery, hotspotOpen: hotspotOpen, token: token)
+                link: link, faults: faults, recordEvery: recordEvery, hotspotOpen: hotspotOpen, token: token,
+                listsDigests: !noListDigests)
         } catch {
             throw CommandFailure.usage(error.message)
         }

@@ -68,6 +68,10 @@ struct MediaImportCommand: CLICommand {
         let view = MediaImportProgressView(style: .detect(quiet: json))
         var report = MediaImportReport(device: connection.device.mediaImportDeviceID, destination: "")
 
+        // Ctrl-C from here on cancels the fetch or the import cleanly; a second one exits at once.
+        let interrupt = MediaInterrupt { Task { try? await engine.cancel() } }
+        defer { interrupt.remove() }
+
         // Fetch: hotspot, transfer mode, list.
         let models: [MediaFileInfoModel]
         do {
@@ -77,7 +81,7 @@ struct MediaImportCommand: CLICommand {
             view.showFetchFailure(failure)
             report.error = .init(failure)
             if json { try report.print() } else { CLI.printError(failure.message) }
-            return .failure
+            return failure.code == .operationCanceled ? .interrupted : .failure
         }
 
         // Select.
@@ -115,13 +119,11 @@ struct MediaImportCommand: CLICommand {
         let options = MediaImportOptions(
             destination: folder, maximumConcurrentTransfers: jobs, ledger: ledger, deletesVerifiedFilesFromDevice: deleteAfter)
         view.begin(toImport, destination: folder)
-        let interrupt = MediaInterrupt { Task { try? await engine.cancel() } }
         var outcome: MediaImportResult?
         for await event in engine.importEvents(toImport, options: options) {
             view.show(event)
             if case .completed(let result) = event { outcome = result }
         }
-        interrupt.remove()
         try? await engine.endTransferSession()
         let result = outcome ?? .init(importedFiles: [], failures: [], error: AIBudsError(.fileImportFailed, "the import ended without a result"))
 

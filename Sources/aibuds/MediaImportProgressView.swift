@@ -104,6 +104,7 @@ final class MediaImportProgressView {
 
     /// Shows one import event.
     func show(_ event: MediaImportEvent) {
+        if case .silent = style { return }
         switch event {
         case .batchProgress:
             break

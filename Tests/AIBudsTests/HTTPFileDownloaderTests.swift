@@ -217,6 +217,37 @@ struct HTTPFileDownloaderTests {
         #expect(try fixture.downloaded("f") == content)
     }
 
+    @Test func aFileThatAppearsDuringTheDownloadIsNotReplaced() async throws {
+        let fixture = try DownloadFixture()
+        let content = DownloadFixture.bytes(400_000, seed: 11)
+        try fixture.add("f", content)
+        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 100_000, duration: .milliseconds(300))))
+        let existing = fixture.destination.appendingPathComponent("f")
+        let log = ProgressLog()
+        let request = fixture.request("f", content: content)
+        let task = Task { try await HTTPFileDownloader().download(request) { log.record($0) } }
+        try await log.wait(forBytes: 100_000)
+        try Data("theirs".utf8).write(to: existing)
+        await #expect { try await task.value } throws: { ($0 as? TransferError)?.code == .fileExists }
+        #expect(try Data(contentsOf: existing) == Data("theirs".utf8))
+        #expect(fixture.partialFiles() == ["f.part", "f.part.meta"])
+    }
+
+    @Test func manyFilesThroughANarrowCommitQueue() async throws {
+        let fixture = try DownloadFixture()
+        var requests: [DownloadRequest] = []
+        for index in 0..<30 {
+            let content = DownloadFixture.bytes(20_000 + index, seed: UInt64(100 + index))
+            try fixture.add("n\(index)", content)
+            requests.append(fixture.request("n\(index)", content: content))
+        }
+        let downloader = HTTPFileDownloader(configuration: .init(parallelism: 3, commitWidth: 1))
+        let results = await downloader.download(requests)
+        for result in results { _ = try result.get() }
+        for index in 0..<30 { #expect(try fixture.downloaded("n\(index)") == DownloadFixture.bytes(20_000 + index, seed: UInt64(100 + index))) }
+        #expect(fixture.partialFiles().isEmpty)
+    }
+
     @Test func localWriteFailuresAreTyped() async throws {
         let fixture = try DownloadFixture()
         try fixture.add("f", Array("data".utf8))

@@ -54,4 +54,11 @@ struct HTTPSafeFileNameTests {
         #expect(error.code == .unsafeFileName)
         #expect(Set(ok.map { $0.lowercased() }).count == ok.count)
     }
+
+    @Test func isSafeAcceptsOnlyWhatMakeKeeps() {
+        for safe in ["ok.jpg", "A b-c_(2).MP4", "caf\u{E9}.jpg", "日本.mp4"] { #expect(SafeFileName.isSafe(safe), "\(safe)") }
+        for unsafe in ["", "a/b", "a\\b", ".x", "..", "x\u{0}", "cafe\u{301}.jpg", String(repeating: "a", count: 201)] {
+            #expect(!SafeFileName.isSafe(unsafe), "\(unsafe)")
+        }
+    }
 }

@@ -33,9 +33,14 @@ final class ImportEmulatorFixture: Sendable {
     let folder: URL
     /// The devices connected through ``connect()``, disconnected by ``stop()``.
     private let devices = Mutex<[SMPGlassesDevice]>([])
+    private let stopped = Mutex(false)
 
-    /// Starts glasses holding `media`, with `faults` (`--fault` specs).
-    init(_ media: [ImportTestMedia], faults: [String] = [], test: String = #function) throws {
+    /// Starts glasses holding `media`, with `faults` (`--fault` specs); `configure` may change the
+    /// rest of the configuration.
+    init(
+        _ media: [ImportTestMedia], faults: [String] = [], configure: (inout EmulatorConfiguration) -> Void = { _ in },
+        test: String = #function
+    ) throws {
         folder = try makeTemporaryDirectory("import-\(test)")
         let manifest = folder.appendingPathComponent("manifest.json")
         try JSONEncoder().encode(media).write(to: manifest)
@@ -43,6 +48,7 @@ final class ImportEmulatorFixture: Sendable {
             profile: "glasses", listen: "127.0.0.1:0", name: "Test Glasses", media: nil, manifest: manifest.path,
             state: nil, link: nil, faults: faults, recordEvery: nil, hotspotOpen: false, token: nil)
         configuration.announce = false
+        configure(&configuration)
         emulator = try Emulator(configuration: configuration)
         socketAddress = try emulator.start()
         address = "udp://\(socketAddress)"
@@ -63,8 +69,19 @@ final class ImportEmulatorFixture: Sendable {
         return digest
     }
 
-    /// Disconnects the devices, stops the emulator and removes the folder.
+    /// Disconnects the devices, waits until their last delegate callback is delivered (the SDK's
+    /// delegate is process-wide), then stops the emulator and removes the folder.
+    func shutdown() async {
+        for device in devices.withLock({ $0 }) { await device.disconnectAndWait() }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            AIBudsCall.callbackQueue.async { done.resume() }
+        }
+        stop()
+    }
+
+    /// Disconnects the devices (without waiting), stops the emulator and removes the folder.
     func stop() {
+        guard stopped.withLock({ stopped in defer { stopped = true }; return !stopped }) else { return }
         for device in devices.withLock({ $0 }) { device.disconnect() }
         emulator.stop()
         try? FileManager.default.removeItem(at: folder)

@@ -1,3 +1,4 @@
+import AIBudsFoundation
 import Foundation
 import Synchronization
 
@@ -29,20 +30,75 @@ public struct ImportLedgerEntry: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case deviceID = "device", name, size, sha256, localPath = "path", importedAt = "at"
     }
+
+    /// The entry as one line of the ledger: the JSON that `JSONEncoder` writes with sorted keys
+    /// and ISO 8601 dates, and a newline, built directly (a ledger records thousands of files).
+    var jsonLine: [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(160 + name.utf8.count + localPath.utf8.count + deviceID.utf8.count)
+        for (key, value) in [("{\"at\":", Self.iso8601(importedAt)), (",\"device\":", deviceID), (",\"name\":", name),
+                             (",\"path\":", localPath), (",\"sha256\":", sha256)] {
+            line.append(contentsOf: key.utf8)
+            Self.appendJSONString(value, to: &line)
+        }
+        line.append(contentsOf: ",\"size\":\(size)}\n".utf8)
+        return line
+    }
+
+    /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped.
+    private static func appendJSONString(_ text: String, to line: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        line.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                line.append(UInt8(ascii: "\\"))
+                line.append(byte)
+            case 0..<0x20:
+                line.append(contentsOf: "\\u00".utf8)
+                line.append(hex[Int(byte >> 4)])
+                line.append(hex[Int(byte & 0xF)])
+            default:
+                line.append(byte)
+            }
+        }
+        line.append(UInt8(ascii: "\""))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds), as `JSONEncoder`'s `.iso8601` writes dates.
+    private static func iso8601(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func padded(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(padded(parts.tm_year + 1900, 4))-\(padded(parts.tm_mon + 1, 2))-\(padded(parts.tm_mday, 2))T"
+            + "\(padded(parts.tm_hour, 2)):\(padded(parts.tm_min, 2)):\(padded(parts.tm_sec, 2))Z"
+    }
 }
 
 /// The record of what has been imported from one device, so that a later import can take only
 /// what is new and a clean-up deletes only files that were verified.
 ///
-/// Stored as JSON Lines (one entry per line, appended as each file is verified, the last line for a
-/// name wins), so recording is cheap and a crash loses at most the line being written; an
-/// unreadable line is skipped when loading. Thread-safe.
+/// Stored as JSON Lines (one entry per line, appended as files are verified, the last line for a
+/// name wins), so recording is cheap and a crash loses at most the lines being written; an
+/// unreadable line is skipped when loading. An import records its files a group at a time; a file
+/// whose line was lost is recognised by the next import (same name, size and SHA-256 in the
+/// folder) and recorded then. Thread-safe.
 public final class ImportLedger: Sendable {
     /// The device this ledger is for.
     public let deviceID: String
     /// The ledger file.
     public let fileURL: URL
-    private let entriesByName: Mutex<[String: ImportLedgerEntry]>
+    private struct State {
+        var entries: [String: ImportLedgerEntry]
+        /// The file, open for appending once the first entry is recorded.
+        var appender: FileHandle?
+    }
+
+    private let state: Mutex<State>
 
     /// Opens (or starts) the ledger of `deviceID` in `directory`.
     ///
@@ -62,40 +118,61 @@ public final class ImportLedger: Sendable {
                 loaded[entry.name] = entry
             }
         }
-        entriesByName = Mutex(loaded)
+        state = Mutex(State(entries: loaded))
+    }
+
+    deinit {
+        state.withLock { try? $0.appender?.close() }
     }
 
     /// Every entry, ordered by name.
     public var entries: [ImportLedgerEntry] {
-        let all = entriesByName.withLock { Array($0.values) }
+        let all = state.withLock { Array($0.entries.values) }
         return all.sorted { a, b in a.name.unicodeScalars.lexicographicallyPrecedes(b.name.unicodeScalars) }
     }
 
     /// The entry for the device file `name`, if it was imported.
-    public func entry(named name: String) -> ImportLedgerEntry? { entriesByName.withLock { $0[name] } }
+    public func entry(named name: String) -> ImportLedgerEntry? { state.withLock { $0.entries[name] } }
 
     /// Whether the device file `name` of `size` bytes was imported and verified before.
     public func contains(name: String, size: UInt64) -> Bool { entry(named: name)?.size == size }
 
     /// Records a verified import and appends it to the file.
     ///
-    /// - Throws: `CocoaError` when the line cannot be written (the entry is then not recorded).
+    /// - Throws: `AIBudsError` (`operationFailedDueToWrongParameters`) for another device's entry;
+    ///   `CocoaError` when the line cannot be written (the entry is then not recorded).
     public func record(_ entry: ImportLedgerEntry) throws {
-        precondition(entry.deviceID == deviceID, "a ledger records only its own device's files")
-        var line = try Self.encoder.encode(entry)
-        line.append(UInt8(ascii: "\n"))
-        try entriesByName.withLock { entries in
-            try Self.append(line, to: fileURL)
-            entries[entry.name] = entry
+        try record(contentsOf: [entry])
+    }
+
+    /// Records several verified imports with one write (as an import does, a group at a time).
+    ///
+    /// - Throws: `AIBudsError` (`operationFailedDueToWrongParameters`) when an entry is another
+    ///   device's (nothing is recorded); `CocoaError` when the lines cannot be written (the
+    ///   entries are then not recorded).
+    public func record(contentsOf entries: [ImportLedgerEntry]) throws {
+        if let foreign = entries.first(where: { $0.deviceID != deviceID }) {
+            throw AIBudsError(
+                .operationFailedDueToWrongParameters, "the ledger of \(deviceID) cannot record a file of \(foreign.deviceID)")
+        }
+        guard !entries.isEmpty else { return }
+        var lines: [UInt8] = []
+        for entry in entries { lines += entry.jsonLine }
+        try state.withLock { state in
+            if state.appender == nil { state.appender = try Self.openForAppending(fileURL) }
+            try state.appender?.write(contentsOf: lines)
+            for entry in entries { state.entries[entry.name] = entry }
         }
     }
 
     /// Forgets the device file `name` (for example after deleting the local copy); rewrites the file.
     public func remove(named name: String) throws {
-        try entriesByName.withLock { entries in
-            guard entries.removeValue(forKey: name) != nil else { return }
+        try state.withLock { state in
+            guard state.entries.removeValue(forKey: name) != nil else { return }
+            try state.appender?.close()
+            state.appender = nil
             var data = Data()
-            for entry in entries.values { data.append(try Self.encoder.encode(entry)); data.append(UInt8(ascii: "\n")) }
+            for entry in state.entries.values { data.append(contentsOf: entry.jsonLine) }
             try data.write(to: fileURL, options: .atomic)
         }
     }
@@ -120,30 +197,30 @@ public final class ImportLedger: Sendable {
         return name.isEmpty ? "_" : name
     }
 
-    private static func append(_ line: Data, to url: URL) throws {
+    /// Opens (creating) the ledger file positioned at its end, on a fresh line.
+    private static func openForAppending(_ url: URL) throws -> FileHandle {
         if !FileManager.default.fileExists(atPath: url.path) {
             guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
             }
         }
         let handle = try FileHandle(forUpdating: url)
-        defer { try? handle.close() }
-        let end = try handle.seekToEnd()
-        var bytes = line
-        if end > 0 {
-            // A crash may have left a torn last line: start on a fresh one.
-            try handle.seek(toOffset: end - 1)
-            if try handle.read(upToCount: 1) != Data([UInt8(ascii: "\n")]) { bytes.insert(UInt8(ascii: "\n"), at: 0) }
-            try handle.seekToEnd()
+        do {
+            let end = try handle.seekToEnd()
+            if end > 0 {
+                // A crash may have left a torn last line: start on a fresh one.
+                try handle.seek(toOffset: end - 1)
+                if try handle.read(upToCount: 1) != Data([UInt8(ascii: "\n")]) {
+                    try handle.seekToEnd()
+                    try handle.write(contentsOf: Data([UInt8(ascii: "\n")]))
+                }
+                try handle.seekToEnd()
+            }
+            return handle
+        } catch {
+            try? handle.close()
+            throw error
         }
-        try handle.write(contentsOf: bytes)
-    }
-
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
     }
 
     private static var decoder: JSONDecoder {

@@ -1,6 +1,10 @@
 import AIBudsDigest
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where one downloaded file goes: a free local name, or an identical file already there.
 ///
 /// Downloads never overwrite: when `name` is taken by a different file, the next free
@@ -23,16 +27,15 @@ enum LocalTarget: Sendable, Equatable {
     /// Picks the target for `name` in `directory`; an existing file counts as the same only when
     /// `size` and `sha256` are known and match.
     static func choose(in directory: URL, name: String, size: UInt64?, sha256: [UInt8]?) throws -> LocalTarget {
-        let manager = FileManager.default
+        let folder = directory.path
         for counter in 1...10_000 {
             let candidate = counter == 1 ? name : numbered(name, counter)
-            let url = directory.appendingPathComponent(candidate, isDirectory: false)
-            guard let attributes = try? manager.attributesOfItem(atPath: url.path) else { return .fresh(localName: candidate) }
-            if let size, let sha256, attributes[.type] as? FileAttributeType == .typeRegular,
-                (attributes[.size] as? NSNumber)?.uint64Value == size,
-                try SHA256.hash(fileAt: url) == sha256
-            {
-                return .alreadyPresent(url, sha256: sha256)
+            var info = stat()
+            // Anything at the name, a dangling symbolic link included, takes it.
+            guard lstat(folder + "/" + candidate, &info) == 0 else { return .fresh(localName: candidate) }
+            if let size, let sha256, (info.st_mode & S_IFMT) == S_IFREG, UInt64(info.st_size) == size {
+                let url = directory.appendingPathComponent(candidate, isDirectory: false)
+                if try SHA256.hash(fileAt: url) == sha256 { return .alreadyPresent(url, sha256: sha256) }
             }
         }
         throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: directory.appendingPathComponent(name).path])

@@ -8,7 +8,7 @@ import Foundation
 /// File groups of docs/protocol.md) and so gets ``DeviceMediaFileImportAPI`` through
 /// ``mediaImport``. Failures are thrown as `AIBudsError`s; a failure the device reported carries
 /// its status code (`deviceStatusCode`).
-public protocol MediaImportControlChannel: DeviceHotspotAPI {
+public protocol MediaImportControlChannel: DeviceHotspotAPI, MediaImportEngineProvider {
     /// A stable identifier of the device (its serial number when known) for the import ledger and
     /// the default import folder.
     var mediaImportDeviceID: String { get }
@@ -50,14 +50,18 @@ public struct DeviceMediaEntry: Sendable, Equatable {
     public var size: UInt64
     /// Whether the file carries six-axis data.
     public var hasSixAxisData: Bool
+    /// The file's SHA-256 when the device listed it; `nil` when the device must be asked
+    /// (``MediaImportControlChannel/mediaFileSHA256(named:)``).
+    public var sha256: [UInt8]?
 
     /// Creates an entry.
-    public init(id: String, name: String, type: MediaFileType, size: UInt64, hasSixAxisData: Bool) {
+    public init(id: String, name: String, type: MediaFileType, size: UInt64, hasSixAxisData: Bool, sha256: [UInt8]? = nil) {
         self.id = id
         self.name = name
         self.type = type
         self.size = size
         self.hasSixAxisData = hasSixAxisData
+        self.sha256 = sha256
     }
 
     /// The model handed to apps, rooted at the data plane `baseUrl`.

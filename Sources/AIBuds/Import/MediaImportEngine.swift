@@ -180,23 +180,30 @@ public final class MediaImportEngine: Sendable {
     ) async {
         let result: MediaImportResult
         var hotspotLost = false
+        // A device shows `busy` while it imports.
+        let device = channelReference as? BaseDevice
+        device?.beginBusy()
         do {
             let channel = try channel()
             let destination = options.destination ?? Self.defaultDestination(deviceID: channel.mediaImportDeviceID)
             logger.log(.info, "import", "importing \(files.count) files into \(destination.path)")
             let run = MediaImportRun(
-                operationID: id, files: files, session: session, options: options, destination: destination,
-                deviceID: channel.mediaImportDeviceID, channel: channel, downloader: downloader,
-                stabilization: stabilization, logger: logger,
+                transfer: TransferPhase(
+                    operationID: id, files: files, session: session, options: options, destination: destination,
+                    channel: channel, downloader: downloader, stabilization: stabilization, logger: logger),
                 deleteFromDevice: { [weak self] name in
                     guard let self else { return }
                     try await self.deleteMediaFile(named: name)
                 })
-            (result, hotspotLost) = await run.run { continuation.yield($0) }
+            // Events come from several threads, thousands a second: they reach the consumer in bursts.
+            let events = EventBatcher<MediaImportEvent> { continuation.yield($0) }
+            (result, hotspotLost) = await run.run { events.send($0) }
+            events.flush()
         } catch {
             result = .rejected(AIBudsError.from(error))
         }
         logger.log(.info, "import", "import ended: \(result.importedFiles.count) of \(files.count) files; \(result.error.map { "\($0)" } ?? "success")")
+        device?.endBusy()
         end(id) { $0.importEnded(id: id, hotspotLost: hotspotLost) }
         continuation.yield(.completed(result))
         continuation.finish()

@@ -8,7 +8,8 @@ public enum MediaImportEvent: Sendable {
     case batchProgress(index: Int, total: Int)
     /// One file's transfer starts; `taskID` names it in later ``chunk(_:)`` events.
     case fileStarted(MediaFileInfoModel, taskID: String)
-    /// Bytes of one file arrived.
+    /// Bytes of one file arrived. Without ``MediaImportOptions/deliversChunkData`` a file's
+    /// chunks are merged into one event every 50 ms at most; its last chunk always has one.
     case chunk(MediaImportChunk)
     /// One file's transfer ended: downloaded and verified (`error == nil`), or failed.
     case fileFinished(ImportedMediaFileModel, taskID: String, error: AIBudsError?)

@@ -12,6 +12,9 @@ struct TransferSession: Sendable, Equatable {
     var ssid: String
     /// The media-list generation of the models handed out by the fetch.
     var listGeneration: UInt64
+    /// The SHA-256 the device listed, by device file name (files it did not list one for are
+    /// absent: their digest is asked for before their download).
+    var listedSHA256: [String: [UInt8]] = [:]
 }
 
 /// The rules of one device's media import: one operation (fetch or import) at a time, imports only

@@ -1,34 +1,92 @@
 import Dispatch
+import Foundation
+import Synchronization
 
-/// Runs commits (`fsync` + rename) beside the downloads, at most `width` at once, so that the
-/// disk's latency overlaps the next transfers; submitting waits while `width` are in flight.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Makes finished files durable and renames them into place on its own thread, beside the
+/// downloads, by group commit: every file that finished while the previous group was being
+/// synced joins the next group, and a group of several files is made durable with one
+/// `syncfs(2)` of their file system instead of one `fsync` each (a lone file gets its `fsync`).
+/// Every file's bytes are durable before its final name appears, as with per-file `fsync`.
 final class CommitQueue: Sendable {
-    private let queue = DispatchQueue(label: "aibuds.transfer.commit", attributes: .concurrent)
-    private let slots: DispatchSemaphore
-    private let group = DispatchGroup()
-
-    init(width: Int) {
-        slots = DispatchSemaphore(value: max(1, width))
+    private typealias Completion = @Sendable (Result<Void, TransferError>) -> Void
+    private struct State {
+        var pending: [(PendingCommit, Completion)] = []
+        var stopped = false
     }
 
-    /// Commits in the background, then calls `completion` with the outcome.
+    private let state = Mutex(State())
+    /// Counts pending commits, so the committer sleeps while there are none.
+    private let available = DispatchSemaphore(value: 0)
+    /// Bounds the files waiting (each holds an open descriptor).
+    private let slots: DispatchSemaphore
+
+    private typealias SyncFS = @convention(c) (Int32) -> Int32
+    /// Linux's `syncfs`, looked up at run time because Glibc's Swift module hides it.
+    private static let syncfs: SyncFS? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs").map { unsafeBitCast($0, to: SyncFS.self) }
+
+    init(maxPending: Int) {
+        slots = DispatchSemaphore(value: max(1, maxPending))
+        let thread = Thread { [self] in run() }
+        thread.name = "aibuds-commit"
+        thread.start()
+    }
+
+    /// Commits in the background, then calls `completion`; waits while `maxPending` commits are
+    /// queued.
     func submit(_ pending: PendingCommit, completion: @escaping @Sendable (Result<Void, TransferError>) -> Void) {
         slots.wait()
-        group.enter()
-        queue.async { [self] in
+        state.withLock { $0.pending.append((pending, completion)) }
+        available.signal()
+    }
+
+    /// Lets the committer thread end once the queue is empty.
+    func stop() {
+        state.withLock { $0.stopped = true }
+        available.signal()
+    }
+
+    private func run() {
+        while true {
+            available.wait()
+            let (group, stopped) = state.withLock { state in
+                defer { state.pending.removeAll() }
+                return (state.pending, state.stopped)
+            }
+            if group.isEmpty {
+                if stopped { return }
+                continue
+            }
+            // The semaphore counted every item; take the extra counts back.
+            for _ in 1..<max(1, group.count) { available.wait() }
+            commit(group)
+        }
+    }
+
+    private func commit(_ group: [(PendingCommit, Completion)]) {
+        var synced = false
+        if group.count > 1, let syncfs = CommitQueue.syncfs {
+            // One syncfs per file system in the group.
+            var devices: [UInt: Int32] = [:]
+            for (pending, _) in group {
+                var info = stat()
+                if fstat(pending.descriptor, &info) == 0 { devices[UInt(info.st_dev)] = pending.descriptor }
+            }
+            synced = devices.count > 0 && devices.values.allSatisfy { syncfs($0) == 0 }
+        }
+        for (pending, completion) in group {
             let result: Result<Void, TransferError>
             do {
-                try pending.commit(syncDirectory: false)
+                if synced { try pending.rename(syncDirectory: false) } else { try pending.commit(syncDirectory: false) }
                 result = .success(())
             } catch {
                 result = .failure(error as? TransferError ?? TransferError(.localFileError, "\(error)", underlying: error))
             }
             slots.signal()
             completion(result)
-            group.leave()
         }
     }
-
-    /// Waits until every submitted commit has completed.
-    func waitUntilDone() { group.wait() }
 }

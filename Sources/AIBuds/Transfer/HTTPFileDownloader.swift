@@ -25,14 +25,15 @@ public final class HTTPFileDownloader: Sendable {
         public var maxIdleConnectionsPerHost: Int
         /// Files downloaded at once by `download(_:parallelism:progress:)` when not told.
         public var parallelism: Int
-        /// Finished files made durable (`fsync`) and renamed at once, beside the downloads.
+        /// Finished files that may wait for their commit (durability and rename, done beside
+        /// the downloads) before downloads pause.
         public var commitWidth: Int
 
         /// Creates a configuration; the defaults are the measured best on this project's
         /// benchmark machine (docs/benchmarks.md).
         public init(
             bufferSize: Int = 1 << 20, connectTimeout: Duration = .seconds(5), ioTimeout: Duration = .seconds(30),
-            retry: RetryPolicy = RetryPolicy(), maxIdleConnectionsPerHost: Int = 8, parallelism: Int = 4, commitWidth: Int = 16
+            retry: RetryPolicy = RetryPolicy(), maxIdleConnectionsPerHost: Int = 8, parallelism: Int = 4, commitWidth: Int = 64
         ) {
             self.bufferSize = bufferSize
             self.connectTimeout = connectTimeout
@@ -67,19 +68,22 @@ public final class HTTPFileDownloader: Sendable {
     }
 
     /// Downloads files, `parallelism` at a time (default `configuration.parallelism`); returns
-    /// one result per request, in order. `progress` receives the request's index.
+    /// one result per request, in order. `progress` receives the request's index; `hooks` let
+    /// the caller prepare each file just before it starts and hear of each result as it comes.
     public func download(
-        _ requests: [DownloadRequest], parallelism: Int? = nil, progress: (@Sendable (Int, DownloadProgress) -> Void)? = nil
+        _ requests: [DownloadRequest], parallelism: Int? = nil, hooks: DownloadBatchHooks? = nil,
+        progress: (@Sendable (Int, DownloadProgress) -> Void)? = nil
     ) async -> [Result<DownloadResult, TransferError>] {
         guard !requests.isEmpty else { return [] }
         let scope = DownloadScope()
         scopes.withLock { $0[ObjectIdentifier(scope)] = scope }
         defer { scopes.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(scope)) } }
         let workers = min(max(1, parallelism ?? configuration.parallelism), requests.count)
-        let commits = CommitQueue(width: configuration.commitWidth)
+        let commits = CommitQueue(maxPending: configuration.commitWidth)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let batch = DownloadBatch(count: requests.count) { results in
+                    commits.stop()
                     // One directory sync per destination makes every committed name durable.
                     for directory in Set(requests.map { DownloadPaths($0).destination }) { FileRenamer.finishDestination(directory) }
                     continuation.resume(returning: results)
@@ -89,13 +93,18 @@ public final class HTTPFileDownloader: Sendable {
                         let buffer = makeBuffer()
                         defer { buffer.deallocate() }
                         while let index = batch.next() {
-                            let request = requests[index]
+                            guard let request = hooks.map({ $0.prepare(index, requests[index]) }) ?? requests[index] else {
+                                batch.finish(index, .failure(TransferError(.cancelled, "\(requests[index].localName) was left out")))
+                                continue
+                            }
                             switch runOne(request, scope: scope, buffer: buffer, progress: { progress?(index, $0) }) {
                             case .failure(let error):
+                                hooks?.finished(index, .failure(error))
                                 batch.finish(index, .failure(error))
                             case .success(let (result, pending)):
                                 commits.submit(pending) { [self] outcome in
                                     if case .failure(let error) = outcome { logger.log(.error, "transfer", "\(request.localName): \(error)") }
+                                    hooks?.finished(index, outcome.map { result })
                                     batch.finish(index, outcome.map { result })
                                 }
                             }
@@ -156,6 +165,25 @@ public final class HTTPFileDownloader: Sendable {
         } catch {
             return .failure(TransferError(.localFileError, "\(error)", underlying: error))
         }
+    }
+}
+
+/// Per-file steps of a batch download, called on the worker thread that runs the file.
+public struct DownloadBatchHooks: Sendable {
+    /// Called just before file `index` starts, with its request: returns the request to run (for
+    /// example with the expected digest, known only now), or `nil` to leave the file out (its
+    /// result is then `cancelled` and `finished` is not called for it).
+    public var prepare: @Sendable (_ index: Int, _ request: DownloadRequest) -> DownloadRequest?
+    /// Called once file `index` has its result: committed (renamed into place), or failed.
+    public var finished: @Sendable (_ index: Int, _ result: Result<DownloadResult, TransferError>) -> Void
+
+    /// Creates hooks.
+    public init(
+        prepare: @escaping @Sendable (_ index: Int, _ request: DownloadRequest) -> DownloadRequest?,
+        finished: @escaping @Sendable (_ index: Int, _ result: Result<DownloadResult, TransferError>) -> Void
+    ) {
+        self.prepare = prepare
+        self.finished = finished
     }
 }
 

@@ -64,13 +64,13 @@ struct PartialFile {
     init(paths: DownloadPaths, url: String, buffer: UnsafeMutableRawBufferPointer) throws {
         self.paths = paths
         var fd: Int32 = -1
-        for _ in 0..<2 {
+        for _ in 0..<3 {
+            fd = open(paths.partialFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            // ENOENT: no `.partial/` yet (or another batch removed the empty folder): make it.
+            if fd >= 0 || errno != ENOENT { break }
             if mkdir(paths.partialDirectory, 0o755) != 0, errno != EEXIST {
                 throw PartialFile.failure("mkdir", paths.partialDirectory)
             }
-            fd = open(paths.partialFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            // ENOENT: another batch removed the empty folder in between; make it again.
-            if fd >= 0 || errno != ENOENT { break }
         }
         descriptor = fd
         direct = false
@@ -144,7 +144,9 @@ struct PartialFile {
     /// owns the descriptor.
     mutating func finish(overwrite: Bool) -> PendingCommit {
         closed = true
-        return PendingCommit(descriptor: descriptor, paths: paths, overwrite: overwrite, direct: direct, validatorText: validatorText)
+        return PendingCommit(
+            descriptor: descriptor, paths: paths, overwrite: overwrite, dropsCachedPages: !direct && length >= 1 << 20,
+            validatorText: validatorText)
     }
 
     /// Saves the validator beside the file so a later download can resume; best effort.

@@ -11,8 +11,9 @@ struct PendingCommit: Sendable {
     let descriptor: Int32
     let paths: DownloadPaths
     let overwrite: Bool
-    /// Whether the bytes went around the page cache (nothing to drop afterwards).
-    let direct: Bool
+    /// Whether to drop the file's pages from the cache after the commit: the bytes were buffered
+    /// and are many enough to matter (direct writes leave nothing to drop).
+    let dropsCachedPages: Bool
     /// The validator to save if the commit fails, so the bytes can still be reused.
     let validatorText: String?
 
@@ -25,8 +26,14 @@ struct PendingCommit: Sendable {
             abandon()
             throw error
         }
+        try rename(syncDirectory: syncDirectory)
+    }
+
+    /// The second half of `commit`, for bytes already made durable (by `fsync` or by a `syncfs`
+    /// of their file system): closes the file and renames it.
+    func rename(syncDirectory: Bool) throws {
         // The clean pages are of no further use to this process; let them go.
-        if !direct { _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED) }
+        if dropsCachedPages { _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED) }
         Glibc.close(descriptor)
         do {
             try FileRenamer.move(paths.partialFile, to: paths.finalFile, replacing: overwrite)

@@ -15,11 +15,17 @@ public enum SafeFileName {
     /// The safe local name of one device file name; throws `TransferError.unsafeFileName` when
     /// nothing usable is left (an empty name).
     public static func make(from deviceName: String) throws -> String {
-        var scalars = String.UnicodeScalarView()
-        for scalar in deviceName.precomposedStringWithCanonicalMapping.unicodeScalars {
-            scalars.append(isForbidden(scalar) ? "_" : scalar)
+        var name: String
+        if isPlainASCII(deviceName) {
+            // Nothing to normalize or replace (the common case).
+            name = deviceName
+        } else {
+            var scalars = String.UnicodeScalarView()
+            for scalar in deviceName.precomposedStringWithCanonicalMapping.unicodeScalars {
+                scalars.append(isForbidden(scalar) ? "_" : scalar)
+            }
+            name = String(scalars)
         }
-        var name = String(scalars)
         guard !name.isEmpty else {
             throw TransferError(.unsafeFileName, "the device file name is empty")
         }
@@ -48,12 +54,24 @@ public enum SafeFileName {
 
     /// Whether a local name is already safe: what `make` would return for it unchanged.
     public static func isSafe(_ localName: String) -> Bool {
-        (try? make(from: localName)) == localName
+        // Printable ASCII needs no normalization: check it directly (the common case).
+        let bytes = localName.utf8
+        if !bytes.isEmpty, bytes.count <= maxUTF8Length, bytes.first != UInt8(ascii: "."), isPlainASCII(localName) {
+            return true
+        }
+        // Compare bytes: `String` equality would take an NFD name for its NFC form.
+        guard let made = try? make(from: localName) else { return false }
+        return made.utf8.elementsEqual(localName.utf8)
     }
 
     /// The key under which two names collide: case-folded and NFC-normalized.
     static func collisionKey(_ name: String) -> String {
-        name.lowercased().precomposedStringWithCanonicalMapping
+        isPlainASCII(name) ? name.lowercased() : name.lowercased().precomposedStringWithCanonicalMapping
+    }
+
+    /// Whether `name` is printable ASCII without `/` or `\`: already normalized, nothing to replace.
+    private static func isPlainASCII(_ name: String) -> Bool {
+        name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\") }
     }
 
     private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {

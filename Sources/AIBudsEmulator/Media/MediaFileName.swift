@@ -18,8 +18,8 @@ public struct MediaFileName: Hashable, Comparable, Sendable, CustomStringConvert
     /// Equal when the UTF-8 bytes are equal.
     public static func == (lhs: MediaFileName, rhs: MediaFileName) -> Bool { lhs.utf8 == rhs.utf8 }
 
-    /// Hashes the UTF-8 bytes.
-    public func hash(into hasher: inout Hasher) { hasher.combine(utf8) }
+    /// Hashes the UTF-8 bytes (as one block: much faster than byte by byte).
+    public func hash(into hasher: inout Hasher) { utf8.withUnsafeBytes { hasher.combine(bytes: $0) } }
 
     /// Unicode scalar (UTF-8 byte) order.
     public static func < (lhs: MediaFileName, rhs: MediaFileName) -> Bool {

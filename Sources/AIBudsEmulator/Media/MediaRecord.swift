@@ -67,6 +67,9 @@ public struct MediaRecord: Sendable, Equatable {
     public var sidecar: Data?
     /// Whether this file came from the device's starting set (rather than an upload or recording).
     var isBase: Bool
+    /// The SHA-256 of this version of the file, once the store has computed it (by a File `hash`
+    /// request or by indexing); the Media list carries it.
+    public internal(set) var sha256: [UInt8]?
 
     /// Whether the file carries six-axis data.
     public var sixaxis: Bool { sidecar != nil }

@@ -47,6 +47,8 @@ public final class MediaStore: Sendable {
     private struct State {
         var records: [MediaFileName: MediaRecord] = [:]
         var sortedNames: [MediaFileName]?
+        /// The sorted names of each type, computed when first asked for.
+        var typedNames: [MediaFileType: [MediaFileName]] = [:]
         var usedBytes: UInt64 = 0
         var generation: UInt64 = 1
         var counter: UInt64 = 0
@@ -54,12 +56,16 @@ public final class MediaStore: Sendable {
         var history: [MediaChange] = []
         var uploads: [MediaFileName: PendingUpload] = [:]
         var digests: [String: MediaDigest] = [:]
+        /// Versions (`id-generation`) whose indexing failed (an unreadable source): not retried.
+        var unindexable: Set<String> = []
 
         mutating func insert(_ record: MediaRecord) {
             if let old = records.updateValue(record, forKey: record.name) {
                 usedBytes -= old.size
+                if old.type != record.type { typedNames = [:] }
             } else {
                 sortedNames = nil
+                typedNames = [:]
             }
             usedBytes += record.size
         }
@@ -68,6 +74,7 @@ public final class MediaStore: Sendable {
             guard let old = records.removeValue(forKey: name) else { return nil }
             usedBytes -= old.size
             sortedNames = nil
+            typedNames = [:]
             if old.isBase { deletedBase.insert(name) }
             return old
         }
@@ -76,6 +83,15 @@ public final class MediaStore: Sendable {
             if let sortedNames { return sortedNames }
             let names = records.keys.sorted()
             sortedNames = names
+            return names
+        }
+
+        /// The sorted names of the files of `type` (all files when nil).
+        mutating func names(of type: MediaFileType?) -> [MediaFileName] {
+            guard let type else { return names() }
+            if let cached = typedNames[type] { return cached }
+            let names = names().filter { records[$0]?.type == type }
+            typedNames[type] = names
             return names
         }
 
@@ -116,6 +132,7 @@ public final class MediaStore: Sendable {
     private let state: Mutex<State>
     private let observer = Mutex<(@Sendable (MediaChange) -> Void)?>(nil)
     private let materializing = Mutex(())
+    private let indexer = Mutex<MediaDigestIndexer?>(nil)
     private let logger: any LogService
 
     /// Opens a store holding `seeds`, minus the deletions and plus the additions persisted in
@@ -140,7 +157,10 @@ public final class MediaStore: Sendable {
         state = Mutex(initial)
     }
 
-    deinit { folders.removeTemporary() }
+    deinit {
+        indexer.withLock { $0 }?.stop()
+        folders.removeTemporary()
+    }
 
     private static func apply(_ persisted: PersistedMediaState, to state: inout State, folders: MediaStoreFolders,
                               logger: any LogService) throws(EmulatorError) {
@@ -178,8 +198,12 @@ public final class MediaStore: Sendable {
         }
     }
 
-    /// Removes the temporary folder of a store without a state folder (also done on deinit).
-    public func close() { folders.removeTemporary() }
+    /// Stops indexing and removes the temporary folder of a store without a state folder (also
+    /// done on deinit).
+    public func close() {
+        stopIndexingDigests()
+        folders.removeTemporary()
+    }
 
     /// Sets the function called after every change of the list (outside the store's lock).
     public func setChangeObserver(_ observer: (@Sendable (MediaChange) -> Void)?) {
@@ -209,6 +233,18 @@ public final class MediaStore: Sendable {
                 return record
             }
             return (state.generation, files)
+        }
+    }
+
+    /// One page of the list of `type` (all files when nil), read together with the generation and
+    /// the number of files in that list: the files at `offset..<offset + limit`, in name order.
+    /// Costs the page, not the list.
+    public func page(type: MediaFileType? = nil, offset: Int, limit: Int) -> (generation: UInt64, total: Int, files: [MediaRecord]) {
+        state.withLock { state in
+            let names = state.names(of: type)
+            let start = min(max(0, offset), names.count)
+            let end = start + min(max(0, limit), names.count - start)
+            return (state.generation, names.count, names[start..<end].compactMap { state.records[$0] })
         }
     }
 
@@ -314,7 +350,16 @@ public final class MediaStore: Sendable {
         let covered = min(length ?? UInt64.max, object.size - offset)
         let whole = offset == 0 && covered == object.size
         let key = "\(kind.rawValue)-\(object.id)-\(object.changedGeneration)-\(object.size)"
-        if whole, let cached = state.withLock({ $0.digests[key] }) { return (cached, covered) }
+        if whole, let cached = state.withLock({ state -> MediaDigest? in
+            if kind == .sha256, let record = state.records[object.name], Self.isVersion(record, of: object),
+                let known = record.sha256
+            {
+                return .sha256(known)
+            }
+            return state.digests[key]
+        }) {
+            return (cached, covered)
+        }
         let sha = kind == .sha256 ? SHA256() : nil
         var crc = CRC32()
         var position = offset
@@ -327,11 +372,67 @@ public final class MediaStore: Sendable {
         let digest: MediaDigest = sha.map { .sha256($0.finalize()) } ?? .crc32(crc.value)
         if whole {
             state.withLock { state in
+                if case .sha256(let bytes) = digest, let record = state.records[object.name], Self.isVersion(record, of: object) {
+                    // A listed file's digest stays with its record (the Media list carries it).
+                    state.records[object.name]?.sha256 = bytes
+                    return
+                }
                 if state.digests.count > 4096 { state.digests.removeAll() }
                 state.digests[key] = digest
             }
         }
         return (digest, covered)
+    }
+
+    /// Whether `object` reads exactly this version of the listed file `record`.
+    private static func isVersion(_ record: MediaRecord, of object: MediaObject) -> Bool {
+        record.id == object.id && record.changedGeneration == object.changedGeneration && record.size == object.size
+    }
+
+    // MARK: - Indexing digests
+
+    /// Starts computing, on a background thread, the SHA-256 of every listed file of at most
+    /// `maximumSize` bytes whose digest is not known yet, and of every such file added later, so
+    /// that the Media list carries them (as a device that hashes what it records). Files larger
+    /// than that are hashed only when a client asks (File `hash`). Idempotent; `close()` stops it.
+    public func startIndexingDigests(maximumSize: UInt64 = MediaDigestIndexer.defaultMaximumSize) {
+        let started = indexer.withLock { indexer -> MediaDigestIndexer? in
+            guard indexer == nil else { return nil }
+            indexer = MediaDigestIndexer(store: self, maximumSize: maximumSize, logger: logger)
+            return indexer
+        }
+        started?.start()
+    }
+
+    /// Stops indexing (the file being hashed is finished first, in the background).
+    public func stopIndexingDigests() {
+        indexer.withLock { indexer in
+            defer { indexer = nil }
+            return indexer
+        }?.stop()
+    }
+
+    /// The listed files of at most `maximumSize` bytes whose SHA-256 is not known (nor failed).
+    func recordsToIndex(maximumSize: UInt64) -> [MediaRecord] {
+        state.withLock { state in
+            state.names().compactMap { name in
+                guard let record = state.records[name], record.sha256 == nil, record.size <= maximumSize,
+                    !state.unindexable.contains("\(record.id)-\(record.changedGeneration)")
+                else { return nil }
+                return record
+            }
+        }
+    }
+
+    /// Computes and records the SHA-256 of `record` (if it is still listed); an unreadable file is
+    /// not tried again.
+    func index(_ record: MediaRecord) {
+        do {
+            _ = try digest(.sha256, of: record.object)
+        } catch {
+            logger.log(.warning, "emulator", "cannot hash \(record.name) for the media list: \(error)")
+            _ = state.withLock { $0.unindexable.insert("\(record.id)-\(record.changedGeneration)") }
+        }
     }
 
     /// A host file holding exactly the bytes of `object`, for the data plane: the source file
@@ -353,22 +454,12 @@ public final class MediaStore: Sendable {
                 if let free, object.size > free.uint64Value / 2 {
                     throw EmulatorError(.noSpace, "materialising \(object.name) (\(object.size) bytes) would fill the host disk")
                 }
-                let temporary = folders.cache.appendingPathComponent(".\(object.id)-\(UUID().uuidString).tmp")
-                do {
+                try AtomicFile.write(to: url) { temporary in
                     switch object.content {
                     case .generated(let seed): try GeneratedContent.write(seed: seed, size: object.size, to: temporary)
                     case .inline(let data): try data.write(to: temporary)
                     case .file, .stored: break
                     }
-                    guard rename(temporary.path, url.path) == 0 else {
-                        throw EmulatorError(.io, "cannot rename \(temporary.path) (errno \(errno))")
-                    }
-                } catch let error as EmulatorError {
-                    try? FileManager.default.removeItem(at: temporary)
-                    throw error
-                } catch {
-                    try? FileManager.default.removeItem(at: temporary)
-                    throw EmulatorError(.io, "cannot materialise \(object.name)", underlying: error)
                 }
                 return url
             }
@@ -547,6 +638,7 @@ public final class MediaStore: Sendable {
             }
         }
         guard let change else { return }
+        indexer.withLock { $0 }?.wake()
         logger.log(.debug, "emulator", "media generation \(change.generation)")
         observer.withLock { $0 }?(change)
     }

@@ -268,11 +268,9 @@ extension SMPRequestHandler {
         switch request {
         case let list as MediaListRequest:
             guard let type = Self.typeFilter(list.type) else { return .failure(.project(group, .invalidArgument)) }
-            let (generation, files) = store.snapshot(type: type)
-            let offset = Int(clamping: list.off ?? 0)
-            let limit = Int(min(list.limit ?? 64, 256))
-            let page = offset < files.count ? Array(files[offset..<min(files.count, offset + limit)]) : []
-            return .reply(fittingList(generation: generation, total: UInt64(files.count), page: page))
+            let (generation, total, page) = store.page(
+                type: type, offset: Int(clamping: list.off ?? 0), limit: Int(min(list.limit ?? 64, 256)))
+            return .reply(fittingList(generation: generation, total: UInt64(total), page: page))
         case let delete as MediaDeleteRequest:
             do {
                 let generation = try store.delete(MediaFileName(delete.name), ifGeneration: delete.generation)
@@ -302,23 +300,27 @@ extension SMPRequestHandler {
 
     /// The list response with as many of `page`'s entries as fit the MTU (at least one, so that a
     /// single huge name still gets through); the client pages on with `off` + the entries it got.
-    private func fittingList(generation: UInt64, total: UInt64, page: [MediaRecord]) -> MediaListResponse {
-        let entries = page.map {
-            MediaFileEntry(id: $0.id, name: $0.name.text, type: $0.type.rawValue, size: $0.size, sixaxis: $0.sixaxis)
-        }
+    /// Each entry is encoded once: its CBOR item both measures it and goes into the response.
+    private func fittingList(generation: UInt64, total: UInt64, page: [MediaRecord]) -> any Encodable & Sendable {
         let encoder = CBOREncoder()
-        let emptySize = (try? encoder.encode(MediaListResponse(generation: generation, total: total, files: [])).count) ?? 0
+        guard case .map(var response)? = try? encoder.encodeValue(MediaListResponse(generation: generation, total: total, files: []))
+        else { return MediaListResponse(generation: generation, total: total, files: []) }
         let budget = device.mtu - SMPHeader.size
-        var size = emptySize - 1
-        var count = 0
-        for entry in entries {
-            let entrySize = (try? encoder.encode(entry).count) ?? Int.max / 2
-            let arrayHeader = count + 1 < 24 ? 1 : count + 1 <= 0xFF ? 2 : 3
-            if count > 0, size + entrySize + arrayHeader > budget { break }
+        var size = CBOR.map(response).encoded().count - 1
+        var entries: [CBOR] = []
+        for record in page {
+            let entry = MediaFileEntry(
+                id: record.id, name: record.name.text, type: record.type.rawValue, size: record.size, sixaxis: record.sixaxis,
+                sha256: record.sha256.map { Data($0) })
+            guard let item = try? encoder.encodeValue(entry) else { break }
+            let entrySize = item.encoded().count
+            let arrayHeader = entries.count + 1 < 24 ? 1 : entries.count + 1 <= 0xFF ? 2 : 3
+            if !entries.isEmpty, size + entrySize + arrayHeader > budget { break }
             size += entrySize
-            count += 1
+            entries.append(item)
         }
-        return MediaListResponse(generation: generation, total: total, files: Array(entries.prefix(count)))
+        response[.text("files")] = .array(entries)
+        return CBOR.map(response)
     }
 
     // MARK: - Hotspot (66)

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AIBudsLog
 import AIBudsNet
+import AIBudsWire
 import Dispatch
 import Foundation
 import Synchronization
@@ -66,6 +67,7 @@ public final class Emulator: Sendable {
                 try device.openHotspotNow(ssid: "\(configuration.deviceName) transfer", password: "aibuds-transfer")
             }
             if let interval = configuration.recordEvery { device.startPeriodicRecordings(every: interval) }
+            if configuration.listsDigests { device.store.startIndexingDigests() }
             if configuration.announce {
                 let announcement = DiscoveryAnnouncement(
                     name: device.identity.name, address: "udp://\(address)", product: device.profile.product.rawValue,
@@ -94,6 +96,7 @@ public final class Emulator: Sendable {
         server.stop()
         handler.close()
         device.close()
+        device.store.stopIndexingDigests()
     }
 
     /// Suspends until the process receives SIGINT or SIGTERM (which no longer end the process).

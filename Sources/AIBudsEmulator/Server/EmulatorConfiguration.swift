@@ -13,6 +13,9 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var mediaFolder: URL?
     /// A manifest describing the device's files.
     public var manifest: URL?
+    /// The device's files given directly (a program or test that builds its own set); when set,
+    /// ``mediaFolder`` and ``manifest`` are not read.
+    public var mediaSeeds: [MediaSeed]?
     /// A folder where deletions, uploads, recordings and settings persist across restarts.
     public var stateDirectory: URL?
     /// The link profile.
@@ -27,6 +30,9 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var token: String?
     /// Whether to write a discovery announcement.
     public var announce = true
+    /// Whether the device hashes its files in the background so that its Media list carries
+    /// their SHA-256 (docs/protocol.md §3); without it clients ask the File group per file.
+    public var listsDigests = true
     /// The folder of discovery announcements (default: ``DiscoveryAnnouncement/directory(environment:)``).
     public var discoveryDirectory: URL?
 
@@ -41,8 +47,9 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     /// - Throws: ``EmulatorError`` with code `invalidConfiguration` naming the bad option.
     public init(profile: String?, listen: String?, name: String?, media: String?, manifest: String?,
                 state: String?, link: String?, faults: [String], recordEvery: String?, hotspotOpen: Bool,
-                token: String?) throws(EmulatorError) {
+                token: String?, listsDigests: Bool = true) throws(EmulatorError) {
         self.init()
+        self.listsDigests = listsDigests
         if let profile {
             guard let kind = DeviceProfile.Kind(rawValue: profile) else {
                 throw Self.invalid("--profile must be glasses, earbuds or watch, not '\(profile)'")
@@ -92,8 +99,10 @@ public struct EmulatorConfiguration: Sendable, Equatable {
         EmulatorError(.invalidConfiguration, message)
     }
 
-    /// The device's starting files: the media folder's, the manifest's, or the profile's default set.
+    /// The device's starting files: ``mediaSeeds``, the media folder's, the manifest's, or the
+    /// profile's default set.
     public func seeds() throws(EmulatorError) -> [MediaSeed] {
+        if let mediaSeeds { return mediaSeeds }
         if let mediaFolder { return try MediaSources.scan(folder: mediaFolder) }
         if let manifest { return try MediaSources.load(manifest: manifest) }
         return DeviceProfile.named(profile).defaultMedia

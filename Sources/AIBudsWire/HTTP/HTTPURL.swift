@@ -24,8 +24,8 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
         let authority = rest.prefix { $0 != "/" && $0 != "?" }
         var path = String(rest.dropFirst(authority.count))
         if path.isEmpty { path = "/" } else if path.hasPrefix("?") { path = "/" + path }
-        guard !path.contains("#") else { throw invalid("fragments are not allowed") }
-        guard !authority.contains("@") else { throw invalid("user information is not allowed") }
+        guard !path.utf8.contains(UInt8(ascii: "#")) else { throw invalid("fragments are not allowed") }
+        guard !authority.utf8.contains(UInt8(ascii: "@")) else { throw invalid("user information is not allowed") }
         var host: Substring
         var portText: Substring?
         if authority.hasPrefix("[") {

@@ -168,13 +168,17 @@ public struct MediaFileEntry: Codable, Sendable, Equatable {
     public var size: UInt64
     /// Whether six-axis (gyro and accelerometer) data comes with the file.
     public var sixaxis: Bool
+    /// The file's SHA-256 (32 bytes), when the device knows it; absent otherwise (a client then
+    /// asks the File group's `hash`).
+    public var sha256: Data?
 
     /// Creates the message.
-    public init(id: String, name: String, type: Int, size: UInt64, sixaxis: Bool) {
+    public init(id: String, name: String, type: Int, size: UInt64, sixaxis: Bool, sha256: Data? = nil) {
         self.id = id
         self.name = name
         self.type = type
         self.size = size
         self.sixaxis = sixaxis
+        self.sha256 = sha256
     }
 }

@@ -1,0 +1,417 @@
+import AIBudsDigest
+import AIBudsFoundation
+import AIBudsLog
+import Foundation
+import Synchronization
+
+/// What became of one requested file in the transfer phase.
+enum TransferOutcome: Sendable {
+    /// Downloaded (or found already present), verified when `verified`, recorded.
+    case imported(ImportedMediaFileModel, verified: Bool, bytesFetched: UInt64, sixAxisData: URL?)
+    /// Not imported, with why.
+    case failed(AIBudsError, bytesFetched: UInt64)
+    /// Never started (the import was cancelled first).
+    case notStarted
+}
+
+/// The transfer phase of an import: every file through one batch of the download engine,
+/// `maximumConcurrentTransfers` at a time, each prepared just before it starts (the device's
+/// SHA-256, from the media list or else fetched ahead; a free local name, or the identical file
+/// already there) and reported as soon as it is committed. Finished files share their directory sync; the engine's threads
+/// and buffers serve the whole batch.
+struct TransferPhase: Sendable {
+    let operationID: Int
+    let files: [MediaFileInfoModel]
+    let session: TransferSession
+    let options: MediaImportOptions
+    let destination: URL
+    let channel: any MediaImportControlChannel
+    let downloader: HTTPFileDownloader
+    let stabilization: VideoStabilizationRegistry
+    let logger: any LogService
+
+    /// Runs the phase; returns one outcome per file, in order.
+    func run(emit: @escaping @Sendable (MediaImportEvent) -> Void) async -> [TransferOutcome] {
+        let fetched = ByteCount()
+        let state = BatchState(count: files.count)
+        var outcomes: [TransferOutcome] = []
+        await withTaskGroup(of: Void.self) { phase in
+            // Bytes held back by the merging of chunk events go out when no more come (a stall).
+            phase.addTask {
+                while true {
+                    do { try await Task.sleep(for: BatchState.chunkEventInterval) } catch { return }
+                    state.reportHeldChunks { index, count, transferred, size in
+                        emit(.chunk(MediaImportChunk(
+                            taskID: taskID(index), mediaFile: files[index], data: nil, count: Int(count), fileSize: size,
+                            transferredSize: transferred)))
+                    }
+                }
+            }
+            // The speed ticker runs beside the transfers and stops with them.
+            phase.addTask {
+                var meter = TransferSpeedMeter()
+                let clock = ContinuousClock()
+                _ = meter.sample(totalBytes: 0, at: clock.now)
+                while true {
+                    do { try await Task.sleep(for: options.speedReportInterval) } catch { return }
+                    if let speed = meter.sample(totalBytes: fetched.value, at: clock.now) {
+                        emit(.speed(bytesPerSecond: speed))
+                    }
+                }
+            }
+            outcomes = await transfers(state: state, fetched: fetched, emit: emit)
+            phase.cancelAll()
+        }
+        return await withSixAxisData(outcomes)
+    }
+
+    // MARK: The batch
+
+    private func transfers(
+        state: BatchState, fetched: ByteCount, emit: @escaping @Sendable (MediaImportEvent) -> Void
+    ) async -> [TransferOutcome] {
+        let ledger = options.ledger.map { LedgerWriter(ledger: $0, logger: logger) }
+        let localNames = SafeFileName.assign(files.map(\.fileName))
+        // The device's digests: listed with the files (models of this session's list), else asked
+        // for a few files ahead of the downloads.
+        let listed: [[UInt8]?] = files.map { file in
+            guard options.verifiesDeviceHash, file.generation == session.listGeneration else { return nil }
+            return session.listedSHA256[file.fileName]
+        }
+        let unlisted: [String?] = zip(files, listed).map { file, digest in digest == nil ? file.fileName : nil }
+        let hashes = options.verifiesDeviceHash && unlisted.contains { $0 != nil }
+            ? HashPrefetcher(names: unlisted, lookahead: max(8, 2 * options.maximumConcurrentTransfers)) { [channel] in
+                try await channel.mediaFileSHA256(named: $0)
+            }
+            : nil
+        var requests: [DownloadRequest] = []
+        for (index, file) in files.enumerated() {
+            var request = DownloadRequest(
+                baseURL: session.baseURL, deviceName: file.fileName, token: session.token, destinationDirectory: destination,
+                localName: (try? localNames[index].get()) ?? "file-\(index)", expectedSize: file.fileSize.map { Int64(clamping: $0) })
+            request.reportsChunkData = options.deliversChunkData
+            requests.append(request)
+        }
+        let hooks = DownloadBatchHooks(
+            prepare: { index, request in
+                prepare(
+                    index, request, localName: localNames[index], listed: listed[index], hashes: hashes, ledger: ledger, state: state,
+                    emit: emit)
+            },
+            finished: { index, result in
+                finished(index, result, ledger: ledger, state: state, emit: emit)
+            })
+        await withTaskCancellationHandler {
+            _ = await downloader.download(
+                requests, parallelism: max(1, options.maximumConcurrentTransfers), hooks: hooks
+            ) { index, progress in
+                let file = files[index]
+                let count = UInt64(max(0, progress.chunkBytes))
+                let transferred = UInt64(max(0, progress.bytesTransferred))
+                let size = progress.totalBytes.map { UInt64(max(0, $0)) } ?? file.fileSize ?? 0
+                fetched.add(count)
+                // Chunks with bytes all go out; otherwise a file's chunks are merged into one
+                // event per `chunkEventInterval`, and its last chunk always goes out.
+                state.progress(
+                    index, count: count, transferred: transferred, size: size, reportNow: progress.chunk != nil || transferred >= size
+                ) { reported in
+                    emit(.chunk(MediaImportChunk(
+                        taskID: taskID(index), mediaFile: file, data: progress.chunk, count: Int(reported), fileSize: size,
+                        transferredSize: transferred)))
+                }
+            }
+        } onCancel: {
+            state.cancel()
+            hashes?.cancel()
+        }
+        ledger?.flush()
+        return state.outcomes()
+    }
+
+    /// Readies file `index` on the engine's worker thread: announces it, gets the device's
+    /// SHA-256 (`listed`, or from `hashes`), picks the local name; `nil` when the file needs no
+    /// download (settled here).
+    private func prepare(
+        _ index: Int, _ request: DownloadRequest, localName: Result<String, TransferError>, listed: [UInt8]?,
+        hashes: HashPrefetcher?, ledger: LedgerWriter?, state: BatchState, emit: @escaping @Sendable (MediaImportEvent) -> Void
+    ) -> DownloadRequest? {
+        guard state.mayStart else { return nil }
+        let file = files[index]
+        emit(.batchProgress(index: index, total: files.count))
+        emit(.fileStarted(file, taskID: taskID(index)))
+        func fail(_ error: AIBudsError) -> DownloadRequest? {
+            state.settle(index, failed(index, error, at: request.finalURL, state: state, emit: emit))
+            return nil
+        }
+        let name: String
+        switch localName {
+        case .success(let safe): name = safe
+        case .failure(let error): return fail(ImportErrorMapping.error(for: error, file: file))
+        }
+        var expected = listed
+        if expected == nil, let hashes {
+            switch hashes.wait(index) {
+            case .success(let digest): expected = digest
+            case .failure(let error):
+                return fail(state.isCancelled ? Self.cancelled(file) : ImportErrorMapping.hashRequestError(error, file: file))
+            }
+        }
+        let target: LocalTarget
+        do {
+            target = try LocalTarget.choose(in: destination, name: name, size: file.fileSize, sha256: expected)
+        } catch {
+            return fail(AIBudsError(.importFilesFailedDueToLocalFileError, "cannot check \(destination.path)/\(name)", underlying: error))
+        }
+        state.setVerified(index, expected != nil)
+        if case .alreadyPresent(let url, let digest) = target {
+            // A previous import left exactly this file here: nothing to download.
+            logger.log(.info, "import", "\(file.fileName) is already at \(url.path) with the device's SHA-256")
+            state.settle(index, imported(index, url: url, sha256: digest, verified: expected != nil, bytes: 0, ledger: ledger, emit: emit))
+            return nil
+        }
+        var prepared = request
+        prepared.localName = target.localName
+        prepared.expectedSHA256 = expected
+        return prepared
+    }
+
+    /// Settles file `index` with the engine's result.
+    private func finished(
+        _ index: Int, _ result: Result<DownloadResult, TransferError>, ledger: LedgerWriter?, state: BatchState,
+        emit: @escaping @Sendable (MediaImportEvent) -> Void
+    ) {
+        switch result {
+        case .success(let download):
+            state.settle(index, imported(
+                index, url: download.fileURL, sha256: download.sha256, verified: state.isVerified(index),
+                bytes: UInt64(max(0, download.bytesReceived)), ledger: ledger, emit: emit))
+        case .failure(let error):
+            let file = files[index]
+            let mapped = state.isCancelled ? Self.cancelled(file) : ImportErrorMapping.error(for: error, file: file)
+            if mapped.code == .importFilesFailedDueToDeviceHotspotConnectionLost { state.abort(mapped) }
+            let url = destination.appendingPathComponent((try? SafeFileName.make(from: file.fileName)) ?? "file-\(index)")
+            state.settle(index, failed(index, mapped, at: url, state: state, emit: emit))
+        }
+    }
+
+    /// Records a committed file in the ledger and reports it.
+    private func imported(
+        _ index: Int, url: URL, sha256: [UInt8], verified: Bool, bytes: UInt64, ledger: LedgerWriter?,
+        emit: @Sendable (MediaImportEvent) -> Void
+    ) -> TransferOutcome {
+        let file = files[index]
+        if let ledger, let deviceID = options.ledger?.deviceID {
+            ledger.add(ImportLedgerEntry(
+                deviceID: deviceID, name: file.fileName, size: file.fileSize ?? 0, sha256: sha256.hexString, localPath: url.path))
+        }
+        let model = ImportedMediaFileModel(metadata: file, localFileURL: url, stabilizationStatus: .pending)
+        emit(.fileFinished(model, taskID: taskID(index), error: nil))
+        return .imported(model, verified: verified, bytesFetched: bytes, sixAxisData: nil)
+    }
+
+    /// Reports a failed file: a last chunk event with the error, then its completion.
+    private func failed(
+        _ index: Int, _ error: AIBudsError, at url: URL, state: BatchState, emit: @Sendable (MediaImportEvent) -> Void
+    ) -> TransferOutcome {
+        let file = files[index]
+        let bytes = state.lastChunk(index) { unreported, transferred in
+            emit(.chunk(MediaImportChunk(
+                taskID: taskID(index), mediaFile: file, data: nil, count: Int(unreported), fileSize: file.fileSize ?? 0,
+                transferredSize: transferred, error: error)))
+        }
+        let model = ImportedMediaFileModel(metadata: file, localFileURL: url, stabilizationStatus: .pending, error: error.nsError)
+        emit(.fileFinished(model, taskID: taskID(index), error: error))
+        return .failed(error, bytesFetched: bytes)
+    }
+
+    private func taskID(_ index: Int) -> String { "import-\(operationID)-\(index)" }
+
+    private static func cancelled(_ file: MediaFileInfoModel) -> AIBudsError {
+        AIBudsError(.importFilesCanceled, "the import of '\(file.fileName)' was cancelled; its partial download is kept for a resume")
+    }
+
+    // MARK: Six-axis data
+
+    /// Adds the six-axis samples of every imported file that the stabilization phase will process.
+    private func withSixAxisData(_ outcomes: [TransferOutcome]) async -> [TransferOutcome] {
+        var result = outcomes
+        for (index, outcome) in outcomes.enumerated() {
+            guard case .imported(let model, let verified, let bytes, nil) = outcome, !Task.isCancelled,
+                case .run = stabilization.decision(for: model.metadata)
+            else { continue }
+            result[index] = .imported(model, verified: verified, bytesFetched: bytes, sixAxisData: await sixAxisData(for: model.metadata))
+        }
+        return result
+    }
+
+    /// Downloads the six-axis samples of `file` (the device serves them as `<name>.gcsv`) into
+    /// `.aibuds/sixaxis`; `nil` when they cannot be had (the stabilization of that file then
+    /// fails, the import does not).
+    private func sixAxisData(for file: MediaFileInfoModel) async -> URL? {
+        let name = file.fileName + "." + Self.sixAxisExtension
+        do {
+            let folder = destination.appendingPathComponent(".aibuds/sixaxis", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let expected = options.verifiesDeviceHash ? try? await channel.mediaFileSHA256(named: name) : nil
+            let request = DownloadRequest(
+                baseURL: session.baseURL, deviceName: name, token: session.token, destinationDirectory: folder,
+                localName: try SafeFileName.make(from: name), expectedSHA256: expected, overwrite: true)
+            return try await downloader.download(request).fileURL
+        } catch {
+            logger.log(.warning, "import", "the six-axis data of \(file.fileName) could not be downloaded: \(error)")
+            return nil
+        }
+    }
+
+    /// The extension under which a device serves a video's six-axis samples (Gyroflow's CSV).
+    static let sixAxisExtension = "gcsv"
+}
+
+/// The shared state of one batch: each file's outcome and byte counts, cancellation, and the
+/// failure that stops the files not yet started.
+private final class BatchState: Sendable {
+    private struct State {
+        var outcomes: [TransferOutcome]
+        var fetched: [UInt64]
+        var transferred: [UInt64]
+        /// Each file's size as the transfer learnt it, its bytes not yet reported in a chunk event,
+        /// and when its last chunk event went out.
+        var sizes: [UInt64]
+        var unreported: [UInt64]
+        var lastChunkEvent: [ContinuousClock.Instant?]
+        var verified: [Bool]
+        var cancelled = false
+        var abortReason: AIBudsError?
+    }
+
+    private let state: Mutex<State>
+
+    init(count: Int) {
+        state = Mutex(State(
+            outcomes: Array(repeating: .notStarted, count: count), fetched: Array(repeating: 0, count: count),
+            transferred: Array(repeating: 0, count: count), sizes: Array(repeating: 0, count: count),
+            unreported: Array(repeating: 0, count: count),
+            lastChunkEvent: Array(repeating: nil, count: count), verified: Array(repeating: false, count: count)))
+    }
+
+    /// Whether another file may start (not cancelled, no batch-ending failure).
+    var mayStart: Bool { state.withLock { !$0.cancelled && $0.abortReason == nil } }
+    /// Whether the import was cancelled.
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    func cancel() { state.withLock { $0.cancelled = true } }
+    func abort(_ reason: AIBudsError) { state.withLock { $0.abortReason = $0.abortReason ?? reason } }
+    func setVerified(_ index: Int, _ verified: Bool) { state.withLock { $0.verified[index] = verified } }
+    func isVerified(_ index: Int) -> Bool { state.withLock { $0.verified[index] } }
+    func settle(_ index: Int, _ outcome: TransferOutcome) { state.withLock { $0.outcomes[index] = outcome } }
+    /// How often at most a file's chunks are reported (when they carry no bytes).
+    static let chunkEventInterval = Duration.milliseconds(50)
+
+    // A file's chunk events are reported under the lock, so that they keep their order whichever
+    // thread reports them (the file's worker, or the task that reports held-back bytes).
+
+    /// Adds `count` bytes of file `index` and reports the bytes since its last chunk event, when
+    /// `reportNow` or when that event is `chunkEventInterval` old (its first chunk counts as one).
+    func progress(
+        _ index: Int, count: UInt64, transferred: UInt64, size: UInt64, reportNow: Bool, report: (_ count: UInt64) -> Void
+    ) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            state.fetched[index] += count
+            state.transferred[index] = transferred
+            state.sizes[index] = size
+            state.unreported[index] += count
+            let last = state.lastChunkEvent[index]
+            if last == nil { state.lastChunkEvent[index] = now }
+            guard reportNow || last.map({ now - $0 >= Self.chunkEventInterval }) == true else { return }
+            state.lastChunkEvent[index] = now
+            report(state.unreported[index])
+            state.unreported[index] = 0
+        }
+    }
+
+    /// Reports the bytes held back for each file whose last chunk event is `chunkEventInterval`
+    /// old.
+    func reportHeldChunks(report: (_ index: Int, _ count: UInt64, _ transferred: UInt64, _ size: UInt64) -> Void) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            for index in state.unreported.indices where state.unreported[index] > 0 {
+                guard let last = state.lastChunkEvent[index], now - last >= Self.chunkEventInterval else { continue }
+                state.lastChunkEvent[index] = now
+                report(index, state.unreported[index], state.transferred[index], state.sizes[index])
+                state.unreported[index] = 0
+            }
+        }
+    }
+
+    /// Reports the last chunk of a failed file (its held-back bytes and how much is on disk);
+    /// returns the bytes fetched for it.
+    func lastChunk(_ index: Int, report: (_ unreported: UInt64, _ transferred: UInt64) -> Void) -> UInt64 {
+        state.withLock { state in
+            report(state.unreported[index], state.transferred[index])
+            state.unreported[index] = 0
+            return state.fetched[index]
+        }
+    }
+
+    /// Every outcome; files never started because the hotspot connection was lost fail with that reason.
+    func outcomes() -> [TransferOutcome] {
+        state.withLock { state in
+            guard let reason = state.abortReason, !state.cancelled else { return state.outcomes }
+            return state.outcomes.map { outcome in
+                guard case .notStarted = outcome else { return outcome }
+                return .failed(AIBudsError(reason.code, "not started: \(reason.message)", underlying: reason), bytesFetched: 0)
+            }
+        }
+    }
+}
+
+/// Asks the device for the SHA-256 of the files a little ahead of the downloads, so that the
+/// round trips overlap the transfers; a worker thread blocks on the one it needs next. Files
+/// whose name is `nil` (their digest is known) are not asked for.
+final class HashPrefetcher: Sendable {
+    private let names: [String?]
+    private let lookahead: Int
+    private let fetch: @Sendable (String) async throws -> [UInt8]?
+    private let tasks = Mutex<(running: [Int: Task<[UInt8]?, any Error>], cancelled: Bool)>(([:], false))
+
+    /// Creates a prefetcher of `names`, `lookahead` requests ahead of the file waited for.
+    init(names: [String?], lookahead: Int, fetch: @escaping @Sendable (String) async throws -> [UInt8]?) {
+        self.names = names
+        self.lookahead = lookahead
+        self.fetch = fetch
+    }
+
+    /// The SHA-256 of file `index` (blocking the calling thread, which must not be one of Swift
+    /// concurrency's); starts the requests of the next files.
+    func wait(_ index: Int) -> Result<[UInt8]?, any Error> {
+        let task: Task<[UInt8]?, any Error>? = tasks.withLock { tasks in
+            guard !tasks.cancelled else { return nil }
+            for next in index..<min(names.count, index + lookahead + 1) where tasks.running[next] == nil {
+                guard let name = names[next] else { continue }
+                tasks.running[next] = Task { [fetch] in try await fetch(name) }
+            }
+            return tasks.running.removeValue(forKey: index)
+        }
+        guard let task else { return .failure(CancellationError()) }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<[UInt8]?, any Error>>(.failure(CancellationError()))
+        Task {
+            let result = await task.result
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return outcome.withLock { $0 }
+    }
+
+    /// Cancels every request, running or later.
+    func cancel() {
+        let running = tasks.withLock { tasks in
+            tasks.cancelled = true
+            defer { tasks.running.removeAll() }
+            return Array(tasks.running.values)
+        }
+        for task in running { task.cancel() }
+    }
+}

@@ -1,0 +1,89 @@
+import AIBudsEmulator
+import AIBudsSMP
+import AIBudsTestKit
+import AIBudsWire
+import Foundation
+import Testing
+
+/// `SMPClient.mediaListing`: the list read with several pages in flight, with the SHA-256 the
+/// device lists (docs/protocol.md §3, Media group).
+@Suite(.timeLimit(.minutes(1))) struct MediaListingTests {
+    private func entry(_ index: Int, sha256: Data? = nil) -> CBOR {
+        var map: [CBOR: CBOR] = ["id": .text("id\(index)"), "name": .text("f\(index).jpg"), "type": 1, "size": .unsigned(UInt64(index)), "sixaxis": false]
+        if let sha256 { map["sha256"] = .bytes(sha256) }
+        return .map(map)
+    }
+
+    private func page(generation: UInt64 = 5, total: Int, _ indices: Range<Int>, sha256: Data? = nil) -> CBOR {
+        ["generation": .unsigned(generation), "total": .unsigned(UInt64(total)), "files": .array(indices.map { entry($0, sha256: sha256) })]
+    }
+
+    private func offsetAndLimit(_ request: SMPPacket) throws -> (Int, Int) {
+        let map = try request.payloadMap()
+        guard case .unsigned(let off)? = map["off"], case .unsigned(let limit)? = map["limit"] else { throw ScriptError("no off/limit") }
+        return (Int(off), Int(limit))
+    }
+
+    @Test func theRestOfTheListIsAskedForAtOnceAndShortPagesAreFilledIn() async throws {
+        let (client, device, _) = try makePair()
+        let digest = Data(repeating: 0xAB, count: 32)
+        async let listing = client.mediaListing(type: nil)
+        let first = try await device.nextRequest()
+        #expect(try offsetAndLimit(first) == (0, 256))
+        try device.reply(to: first, page(total: 9, 0..<3, sha256: digest))
+        // Both remaining pages go out before any answer.
+        let rest = try await device.nextRequests(2)
+        #expect(try rest.map(offsetAndLimit).map { [$0.0, $0.1] } == [[3, 3], [6, 3]])
+        try device.reply(to: rest[1], page(total: 9, 6..<9, sha256: digest))
+        try device.reply(to: rest[0], page(total: 9, 3..<5, sha256: digest))   // a page that holds fewer
+        let gap = try await device.nextRequest()
+        #expect(try offsetAndLimit(gap) == (5, 1))
+        try device.reply(to: gap, page(total: 9, 5..<6))                      // this one lists no digest
+        let result = try await listing
+        #expect(result.generation == 5)
+        #expect(result.files.map(\.name) == (0..<9).map { "f\($0).jpg" })
+        #expect(result.files.map { $0.sha256 == nil } == (0..<9).map { $0 == 5 })
+        #expect(result.files.first?.sha256 == Array(digest))
+    }
+
+    @Test func aListThatChangesWhileReadIsReadAgain() async throws {
+        let (client, device, _) = try makePair()
+        async let listing = client.mediaListing(type: nil)
+        try device.reply(to: try await device.nextRequest(), page(generation: 5, total: 4, 0..<2))
+        try device.reply(to: try await device.nextRequest(), page(generation: 6, total: 4, 2..<4))
+        try device.reply(to: try await device.nextRequest(), page(generation: 6, total: 4, 0..<2))
+        try device.reply(to: try await device.nextRequest(), page(generation: 6, total: 4, 2..<4))
+        let result = try await listing
+        #expect(result.generation == 6 && result.files.count == 4)
+    }
+
+    @Test func aDigestOfTheWrongLengthIsAMalformedResponse() async throws {
+        let (client, device, _) = try makePair()
+        let failure = Task { await smpFailure { try await client.mediaListing(type: nil) } }
+        try device.reply(to: try await device.nextRequest(), page(total: 1, 0..<1, sha256: Data([1, 2, 3])))
+        #expect(await failure.value?.code == .malformedResponse)
+    }
+
+    @Test func theEmulatorListsEveryFileWithItsDigestOverUDP() async throws {
+        // Short names first, then long ones: later pages hold fewer entries than the first.
+        let short: [MediaSeed] = (0..<30).map { .generated(String(format: "a%03d.jpg", $0), type: .image, size: 500) }
+        let long: [MediaSeed] = (0..<90).map {
+            .generated(String(format: "b%03d-", $0) + String(repeating: "x", count: 120) + ".mp4", type: .video, size: 700)
+        }
+        let files = short + long
+        let device = try LoopbackEmulator(files: files)
+        defer { device.stop() }
+        let store = device.emulator.device.store
+        let deadline = ContinuousClock.now + .seconds(20)
+        while store.list().contains(where: { $0.sha256 == nil }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let client = try SMPClient(transport: UDPTransport(address: device.address))
+        defer { client.close() }
+        let listing = try await client.mediaListing(type: nil)
+        #expect(listing.files.map(\.name) == store.list().map(\.name.text))
+        #expect(listing.files.map(\.sha256) == store.list().map(\.sha256))
+        #expect(listing.files.allSatisfy { $0.sha256?.count == 32 })
+        #expect(try await client.mediaListing(type: .image).files.count == 30)
+    }
+}

@@ -1,0 +1,119 @@
+import AIBudsDigest
+import AIBudsEmulator
+import AIBudsFoundation
+import Foundation
+import Synchronization
+import Testing
+
+@testable import AIBuds
+
+/// Imports that take each file's SHA-256 from the media list (docs/protocol.md §3) when the
+/// device lists it, and ask the File group otherwise; either way every file is checked against it.
+extension SDKTests {
+    @Suite("Import with digests from the media list", .timeLimit(.minutes(2)))
+    struct ImportListedDigestTests {
+        private static let media: [ImportTestMedia] = (0..<12).map { .photo(String(format: "IMG_%04d.jpg", $0), 20_000 + UInt64($0)) }
+
+        /// Waits until the emulator's list carries every file's digest.
+        private func waitUntilListed(_ fixture: ImportEmulatorFixture) async throws {
+            let store = fixture.emulator.device.store
+            let deadline = ContinuousClock.now + .seconds(20)
+            while store.list().contains(where: { $0.sha256 == nil }) {
+                guard ContinuousClock.now < deadline else { throw AIBudsError(.unknown, "the emulator did not hash its files") }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+
+        /// Imports every file of `fixture` through `channel`'s engine into a new folder.
+        private func importAll(_ channel: any MediaImportControlChannel, into destination: URL) async throws -> ImportRun {
+            let engine = MediaImportEngine(channel: channel, stabilization: VideoStabilizationRegistry())
+            let (_, models) = try await fetchAll(engine)
+            let run = await ImportRun.collect(engine.importEvents(models, options: MediaImportOptions(destination: destination)))
+            try? await engine.endTransferSession()
+            return run
+        }
+
+        @Test func listedDigestsSpareTheHashRequests() async throws {
+            let fixture = try ImportEmulatorFixture(Self.media)
+            defer { fixture.stop() }
+            try await waitUntilListed(fixture)
+            let channel = HashCountingChannel(device: try await fixture.connect())
+            let run = try await importAll(channel, into: fixture.destination())
+            #expect(run.result.success, "\(String(describing: run.result.error))")
+            #expect(channel.hashRequests == 0)
+            for file in run.result.importedFiles {
+                #expect(try SHA256.hash(fileAt: file.localFileURL) == fixture.sha256(of: file.metadata.fileName))
+            }
+            await fixture.shutdown()
+        }
+
+        @Test func aDeviceThatListsNoDigestsIsAskedForEachFile() async throws {
+            let fixture = try ImportEmulatorFixture(Self.media) { $0.listsDigests = false }
+            defer { fixture.stop() }
+            let channel = HashCountingChannel(device: try await fixture.connect())
+            let run = try await importAll(channel, into: fixture.destination())
+            #expect(run.result.success, "\(String(describing: run.result.error))")
+            #expect(run.result.importedFiles.count == Self.media.count)
+            #expect(channel.hashRequests == Self.media.count)
+            await fixture.shutdown()
+        }
+
+        @Test func aListedDigestThatDoesNotMatchTheBytesFailsTheFile() async throws {
+            // A device file read from a host file, whose bytes change after the device hashed them.
+            let sources = try makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: sources) }
+            let source = sources.appendingPathComponent("clip.bin")
+            try Data(repeating: 1, count: 50_000).write(to: source)
+            let manifest = sources.appendingPathComponent("manifest.json")
+            try JSONSerialization.data(withJSONObject: ["files": [
+                ["name": "CLIP.mp4", "type": "video", "source": "clip.bin"], ["name": "IMG.jpg", "type": "image", "size": 3_000],
+            ]]).write(to: manifest)
+            let fixture = try ImportEmulatorFixture([]) { $0.manifest = manifest }
+            defer { fixture.stop() }
+            try await waitUntilListed(fixture)
+            try Data(repeating: 2, count: 50_000).write(to: source)
+
+            let destination = fixture.destination()
+            let run = try await importAll(try await fixture.connect(), into: destination)
+            #expect(run.result.importedFiles.map(\.metadata.fileName) == ["IMG.jpg"])
+            #expect(run.result.failures.map(\.mediaFile.fileName) == ["CLIP.mp4"])
+            #expect(run.result.failures.first?.error.code == .importFilesFailedDueToIntegrityMismatch)
+            // Nothing of it under its name, and no partial file kept.
+            #expect(!FileManager.default.fileExists(atPath: destination.appendingPathComponent("CLIP.mp4").path))
+            let partial = (try? FileManager.default.contentsOfDirectory(atPath: destination.appendingPathComponent(".partial").path)) ?? []
+            #expect(partial.isEmpty)
+            await fixture.shutdown()
+        }
+    }
+}
+
+/// A device's control channel that counts the File-group hash requests it passes on.
+private final class HashCountingChannel: MediaImportControlChannel {
+    let device: any MediaImportControlChannel
+    private let count = Mutex(0)
+
+    init(device: any MediaImportControlChannel) { self.device = device }
+
+    /// The `mediaFileSHA256` calls so far.
+    var hashRequests: Int { count.withLock { $0 } }
+
+    var hotspotState: HotspotState { device.hotspotState }
+    var mediaImportDeviceID: String { device.mediaImportDeviceID }
+    func configureHotspot(withMode mode: HotspotMode, channel: Int, ssid: String, password: String) async throws -> NSNumber? {
+        try await device.configureHotspot(withMode: mode, channel: channel, ssid: ssid, password: password)
+    }
+    func enterFileTransferMode() async throws { try await device.enterFileTransferMode() }
+    func leaveFileTransferMode() async throws { try await device.leaveFileTransferMode() }
+    func requestQueryHotspotStatus() async throws -> HotspotStatusInfo { try await device.requestQueryHotspotStatus() }
+    func listMediaFiles(type: MediaFileType?) async throws -> DeviceMediaListing { try await device.listMediaFiles(type: type) }
+    func deleteMediaFile(named name: String, generation: UInt64?) async throws -> UInt64 {
+        try await device.deleteMediaFile(named: name, generation: generation)
+    }
+    func deleteAllMediaFiles(type: MediaFileType?) async throws -> (generation: UInt64, deleted: Int) {
+        try await device.deleteAllMediaFiles(type: type)
+    }
+    func mediaFileSHA256(named name: String) async throws -> [UInt8]? {
+        count.withLock { $0 += 1 }
+        return try await device.mediaFileSHA256(named: name)
+    }
+}
