@@ -221,7 +221,9 @@ struct HTTPFileDownloaderTests {
         let fixture = try DownloadFixture()
         let content = DownloadFixture.bytes(400_000, seed: 11)
         try fixture.add("f", content)
-        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 100_000, duration: .milliseconds(300))))
+        // The stall only has to outlast the test's reaction to the progress report, however loaded
+        // the machine is; if the engine times out and resumes meanwhile, the file still appears mid-download.
+        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 100_000, duration: .seconds(3))))
         let existing = fixture.destination.appendingPathComponent("f")
         let log = ProgressLog()
         let request = fixture.request("f", content: content)
