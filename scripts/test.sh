@@ -5,12 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
-swift build 2>&1 | tee .build-log.txt
+swift build --build-tests 2>&1 | tee .build-log.txt
 if grep -q "warning:" .build-log.txt; then
   echo "the build has warnings (see above); the project builds without any" >&2
   exit 1
 fi
 rm -f .build-log.txt
+# Every public symbol of the library modules has a `///` summary.
+python3 scripts/check-public-docs.py
 swift test --parallel --num-workers 2
 if [ -x scripts/fuzz.sh ]; then
   scripts/fuzz.sh --runs "${FUZZ_RUNS:-20000}"

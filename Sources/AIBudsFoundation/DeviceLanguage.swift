@@ -1,4 +1,5 @@
-/// A device UI language, identified by its BCP 47 tag (for example `en` or `zh-CN`).
+/// A device UI language, identified by its BCP 47 tag (for example `en` or `zh-CN`). It codes as the
+/// bare tag (`RawRepresentable`'s standard coding).
 public struct DeviceLanguage: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible,
     ExpressibleByStringLiteral
 {
@@ -29,15 +30,4 @@ public struct DeviceLanguage: RawRepresentable, Hashable, Codable, Sendable, Cus
 
     /// The tag.
     public var description: String { rawValue }
-
-    /// Encodes as the bare tag.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(rawValue)
-    }
-
-    /// Decodes from a bare tag.
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
 }

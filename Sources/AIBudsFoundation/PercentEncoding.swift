@@ -1,25 +1,29 @@
-/// Percent-encoding of media file names for data-plane URLs (docs/protocol.md §4).
+/// Percent-encoding (RFC 3986 §2.1) of media file names for data-plane URLs (docs/protocol.md §4):
+/// every byte of the UTF-8 text that is not an unreserved character becomes `%XX`, `/` included,
+/// so a name always fits in one path segment.
 public enum PercentEncoding {
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
     /// Encodes every UTF-8 byte of `text` that is not an RFC 3986 unreserved character
     /// (`A–Z a–z 0–9 - . _ ~`) as `%XX` with uppercase hex digits; `/` is encoded too.
     public static func encodeUnreserved(_ text: String) -> String {
         var out = [UInt8]()
         out.reserveCapacity(text.utf8.count)
-        let hex = Array("0123456789ABCDEF".utf8)
         for byte in text.utf8 {
             if isUnreserved(byte) {
                 out.append(byte)
             } else {
                 out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
             }
         }
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Decodes `%XX` escapes; `nil` when an escape is malformed or the bytes are not valid UTF-8.
-    public static func decode(_ text: String) -> String? {
+    /// Decodes `%XX` escapes (either case); `nil` when an escape is malformed or the bytes are not
+    /// valid UTF-8.
+    public static func decode(_ text: some StringProtocol) -> String? {
         var out = [UInt8]()
         out.reserveCapacity(text.utf8.count)
         var bytes = text.utf8.makeIterator()
@@ -36,7 +40,8 @@ public enum PercentEncoding {
         return String(validating: out, as: UTF8.self)
     }
 
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
+    /// Whether a byte is an RFC 3986 unreserved character (`A–Z a–z 0–9 - . _ ~`).
+    public static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"),

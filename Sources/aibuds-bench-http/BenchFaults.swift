@@ -12,7 +12,7 @@ enum BenchFaults {
         let entry = try Manifest.read(directory: directory, set: try options.require("--set"))[0]
         let out = try options.require("--out")
         let imports = try options.int("--imports", default: 100)
-        var generator = SplitMix64(seed: UInt64(try options.int("--seed", default: 42)))
+        var generator = SeededRandom(seed: UInt64(try options.int("--seed", default: 42)))
         let server = DataPlaneServer(catalog: DirectoryDataPlaneCatalog(directory: directory), token: "bench")
         let baseURL = try server.start()
         defer { server.stop() }

@@ -1,3 +1,4 @@
+import AIBudsEmulator
 import AIBudsDigest
 import Foundation
 
@@ -116,7 +117,7 @@ enum BenchImport {
     static func faults(imports: Int, seed: UInt64, setup: Setup) async throws -> [String] {
         let entries = try Manifest.read(directory: setup.files, set: "fault")
         let entry = entries[0]
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededRandom(seed: seed)
         var extra: Int64 = 0
         var worst: Int64 = 0
         var failures: [String] = []

@@ -1,4 +1,5 @@
 import AIBudsDigest
+import AIBudsEmulator
 import Foundation
 
 /// `prepare --dir D --set NAME --count N --size S`: writes N files of pseudo-random bytes and
@@ -11,7 +12,7 @@ enum BenchPrepare {
         let size = try parseSize(try options.require("--size"))
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var entries: [ManifestEntry] = []
-        var generator = SplitMix64(seed: UInt64(bitPattern: Int64(set.hashValue)) ^ UInt64(count))
+        var generator = SeededRandom(seed: UInt64(bitPattern: Int64(set.hashValue)) ^ UInt64(count))
         for index in 0..<count {
             let name = "\(set)-\(String(format: "%05d", index)).bin"
             entries.append(ManifestEntry(name: name, size: size, sha256: try writeRandom("\(directory)/\(name)", size: size, generator: &generator)))
@@ -21,7 +22,7 @@ enum BenchPrepare {
     }
 
     /// Writes `size` pseudo-random bytes and returns their SHA-256.
-    static func writeRandom(_ path: String, size: Int64, generator: inout SplitMix64) throws -> [UInt8] {
+    static func writeRandom(_ path: String, size: Int64, generator: inout SeededRandom) throws -> [UInt8] {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         guard let handle = FileHandle(forWritingAtPath: path) else { throw BenchFailure("cannot write \(path)") }
         defer { try? handle.close() }
@@ -37,18 +38,5 @@ enum BenchPrepare {
             remaining -= Int64(count)
         }
         return hasher.finalize()
-    }
-}
-
-/// A small fast pseudo-random generator (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

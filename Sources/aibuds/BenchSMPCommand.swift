@@ -56,13 +56,11 @@ struct BenchSMPCommand: CLICommand {
     }
 
     func run() async throws -> ExitCode {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = EmulatorConfiguration()
         configuration.listen = SocketAddress(host: "127.0.0.1", port: 0)
         configuration.link = link
         configuration.announce = false
-        configuration.manifest = try Self.writeManifest(in: folder, name: "bench.mp4", size: size)
+        configuration.mediaSeeds = [.generated("bench.mp4", type: .video, size: size)]
         let emulator = try Emulator(configuration: configuration)
         let address = try emulator.start()
         defer { emulator.stop() }
@@ -104,14 +102,5 @@ struct BenchSMPCommand: CLICommand {
         }
         let elapsed = (end - start).components
         return (Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18, result.requests)
-    }
-
-    /// Writes a manifest with one generated video of `size` bytes.
-    static func writeManifest(in folder: URL, name: String, size: UInt64) throws -> URL {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = folder.appendingPathComponent("manifest.json")
-        let manifest: [String: Any] = ["files": [["name": name, "type": "video", "size": size]]]
-        try JSONSerialization.data(withJSONObject: manifest).write(to: url)
-        return url
     }
 }

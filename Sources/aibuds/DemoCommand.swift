@@ -47,10 +47,7 @@ struct DemoCommand: CLICommand {
         let folder = destination.map { URL(fileURLWithPath: $0).standardizedFileURL } ?? workspace.appendingPathComponent("imported")
 
         // 1. Emulated glasses, announced for scanners on this host.
-        let media = Self.media(totalMB: mediaMB)
-        let manifest = workspace.appendingPathComponent("manifest.json")
-        try JSONSerialization.data(withJSONObject: ["files": media], options: [.prettyPrinted]).write(to: manifest)
-        let emulator = try Self.startEmulator(manifest: manifest, link: link)
+        let emulator = try Self.startEmulator(media: Self.media(totalMB: mediaMB), link: link)
         defer { emulator.stop() }
 
         // 2. Scan and connect.
@@ -63,38 +60,25 @@ struct DemoCommand: CLICommand {
         } catch {
             throw DeviceCommandSupport.failure(error, "scanning failed")
         }
-        guard let glasses = found.first(where: { $0.macAddress == mac }),
-            let device = AIBudsSDK.makeStorableDeviceFromDiscovered(glasses)
-        else { throw CommandFailure.unavailable("the scan did not find the emulated glasses") }
+        guard let glasses = found.first(where: { $0.macAddress == mac }) else {
+            throw CommandFailure.unavailable("the scan did not find the emulated glasses")
+        }
         CLI.say("Scan found \(found.count) device\(found.count == 1 ? "" : "s") in \(String(format: "%.1f", (clock.now - scanStarted).seconds)) s; "
             + "connecting to \(glasses.name ?? "glasses") (\(glasses.peripheral.address))")
-        do {
-            try await device.connectAndWait(ConnectParams())
-        } catch {
-            throw DeviceCommandSupport.failure(error, "cannot connect")
+        return try await MediaDeviceConnection.using(glasses, naming: "the emulated glasses") { connection in
+            try await demo(connection.device, emulator: emulator, folder: folder, clock: clock)
         }
-        guard let importer = device as? any MediaImportControlChannel & DeviceMediaFileImportAPI else {
-            await device.disconnectAndWait()
-            throw CommandFailure.failure("the glasses do not offer media import")
-        }
-        let outcome: Result<ExitCode, any Error>
-        do {
-            outcome = .success(try await demo(importer, emulator: emulator, folder: folder, clock: clock))
-        } catch {
-            outcome = .failure(error)
-        }
-        await device.disconnectAndWait()
-        return try outcome.get()
     }
 
-    /// Starts the emulated glasses with the media of `manifest`.
-    private static func startEmulator(manifest: URL, link: String) throws -> Emulator {
+    /// Starts the emulated glasses with `media`.
+    private static func startEmulator(media: [MediaSeed], link: String) throws -> Emulator {
         let emulator: Emulator
         let address: String
         do {
-            let configuration = try EmulatorConfiguration(
-                profile: "glasses", listen: "127.0.0.1:0", name: "AIBuds Demo Glasses", media: nil, manifest: manifest.path,
+            var configuration = try EmulatorConfiguration(
+                profile: "glasses", listen: "127.0.0.1:0", name: "AIBuds Demo Glasses", media: nil, manifest: nil,
                 state: nil, link: link, faults: [], recordEvery: nil, hotspotOpen: false, token: nil)
+            configuration.mediaSeeds = media
             emulator = try Emulator(configuration: configuration)
             address = try emulator.start().description
         } catch {
@@ -165,20 +149,19 @@ struct DemoCommand: CLICommand {
     }
 
     /// Generated media of about `totalMB` megabytes: photos, videos with six-axis data, audio.
-    static func media(totalMB: Int) -> [[String: Any]] {
+    static func media(totalMB: Int) -> [MediaSeed] {
         let total = Double(totalMB) * 1_000_000
-        var files: [[String: Any]] = []
-        func add(_ name: String, _ type: String, _ share: Double, sixaxis: Bool = false) {
-            var entry: [String: Any] = ["name": name, "type": type, "size": max(1_000, Int(total * share)), "seed": files.count + 1]
-            if sixaxis { entry["sixaxis"] = true }
-            files.append(entry)
+        var files: [MediaSeed] = []
+        func add(_ name: String, _ type: MediaFileType, _ share: Double, sixaxis: Bool = false) {
+            let size = UInt64(max(1_000, Int(total * share)))
+            files.append(.generated(name, type: type, size: size, seed: UInt64(files.count + 1), sixaxis: sixaxis))
         }
-        for index in 1...8 { add(String(format: "IMG_20260301_1015%02d.jpg", index), "image", 0.01) }
-        add("VID_20260301_102000.mp4", "video", 0.32, sixaxis: true)
-        add("VID_20260301_103010.mp4", "video", 0.24, sixaxis: true)
-        add("VID_20260301_110500.mp4", "video", 0.18, sixaxis: true)
-        add("VID_20260301_112233.mp4", "video", 0.12)
-        for index in 1...3 { add(String(format: "AUD_20260301_1040%02d.m4a", index), "audio", 0.02) }
+        for index in 1...8 { add(String(format: "IMG_20260301_1015%02d.jpg", index), .image, 0.01) }
+        add("VID_20260301_102000.mp4", .video, 0.32, sixaxis: true)
+        add("VID_20260301_103010.mp4", .video, 0.24, sixaxis: true)
+        add("VID_20260301_110500.mp4", .video, 0.18, sixaxis: true)
+        add("VID_20260301_112233.mp4", .video, 0.12)
+        for index in 1...3 { add(String(format: "AUD_20260301_1040%02d.m4a", index), .audio, 0.02) }
         return files
     }
 }

@@ -12,14 +12,18 @@ struct MediaDeviceConnection {
     /// failure when it cannot import media (no hotspot).
     static func connect(_ spec: String) async throws -> MediaDeviceConnection {
         DeviceCommandSupport.initializeSDK()
-        let found = try await DeviceCommandSupport.find(spec)
+        return try await connect(DeviceCommandSupport.find(spec), naming: spec)
+    }
+
+    /// Connects to a device a scan found; `name` names it in errors.
+    static func connect(_ found: any FoundDeviceConvertible, naming name: String) async throws -> MediaDeviceConnection {
         guard let device = AIBudsSDK.makeStorableDeviceFromDiscovered(found) else {
-            throw CommandFailure.failure("no plugin can handle \(spec)")
+            throw CommandFailure.failure("no plugin can handle \(name)")
         }
         do {
             try await device.connectAndWait(ConnectParams())
         } catch {
-            throw DeviceCommandSupport.failure(error, "cannot connect to \(spec)")
+            throw DeviceCommandSupport.failure(error, "cannot connect to \(name)")
         }
         guard let media = device as? any MediaImportControlChannel & DeviceMediaFileImportAPI else {
             await device.disconnectAndWait()
@@ -30,7 +34,20 @@ struct MediaDeviceConnection {
 
     /// Connects to `spec`, runs `body` with the connection, then disconnects (also when `body` throws).
     static func using<T>(_ spec: String, _ body: (MediaDeviceConnection) async throws -> T) async throws -> T {
-        let connection = try await connect(spec)
+        try await using(connect(spec), body)
+    }
+
+    /// Connects to a device a scan found (`name` names it in errors), runs `body` with the
+    /// connection, then disconnects (also when `body` throws).
+    static func using<T>(
+        _ found: any FoundDeviceConvertible, naming name: String, _ body: (MediaDeviceConnection) async throws -> T
+    ) async throws -> T {
+        try await using(connect(found, naming: name), body)
+    }
+
+    private static func using<T>(
+        _ connection: MediaDeviceConnection, _ body: (MediaDeviceConnection) async throws -> T
+    ) async throws -> T {
         let result: Result<T, any Error>
         do { result = .success(try await body(connection)) } catch { result = .failure(error) }
         await connection.close()

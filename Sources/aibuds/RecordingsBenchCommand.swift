@@ -36,15 +36,12 @@ struct RecordingsBenchCommand: CLICommand {
     func run() async throws -> ExitCode {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let manifest = scratch.appendingPathComponent("manifest.json")
-        try Data(#"{"files": [{"name": "REC_BENCH.opus", "type": "audio", "size": \#(size)}]}"#.utf8).write(to: manifest)
 
         var configuration = EmulatorConfiguration()
         configuration.profile = .watch
         configuration.link = .ble
         configuration.listen = SocketAddress(host: "127.0.0.1", port: 0)
-        configuration.manifest = manifest
+        configuration.mediaSeeds = [.generated("REC_BENCH.opus", type: .audio, size: size)]
         configuration.announce = false
         let emulator: Emulator
         let address: SocketAddress

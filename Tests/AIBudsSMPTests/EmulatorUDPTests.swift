@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func downloadsAFileOverUDPAndItsSHA256Matches() async throws {
-        let device = try LoopbackEmulator(files: [GeneratedFile("walk.mp4", size: 1_000_000)])
+        let device = try LoopbackEmulator(files: [.generated("walk.mp4", type: .video, size: 1_000_000)])
         defer { device.stop() }
         let client = try SMPClient(transport: UDPTransport(address: device.address))
         defer { client.close() }
@@ -36,7 +36,7 @@ import Testing
         faults.duplicate = 0.02
         faults.reorder = 0.05
         faults.seed = 7
-        let device = try LoopbackEmulator(files: [GeneratedFile("lossy.mp4", size: 200_000)], faults: faults)
+        let device = try LoopbackEmulator(files: [.generated("lossy.mp4", type: .video, size: 200_000)], faults: faults)
         defer { device.stop() }
         let config = SMPClientConfiguration(retransmitInterval: .milliseconds(100), retransmissions: 8, window: 8)
         let client = try SMPClient(transport: UDPTransport(address: device.address), configuration: config)

@@ -66,8 +66,11 @@ import Testing
 
     @Test func theEmulatorListsEveryFileWithItsDigestOverUDP() async throws {
         // Short names first, then long ones: later pages hold fewer entries than the first.
-        let files = (0..<30).map { GeneratedFile(String(format: "a%03d.jpg", $0), type: "image", size: 500) }
-            + (0..<90).map { GeneratedFile(String(format: "b%03d-", $0) + String(repeating: "x", count: 120) + ".mp4", size: 700) }
+        let short: [MediaSeed] = (0..<30).map { .generated(String(format: "a%03d.jpg", $0), type: .image, size: 500) }
+        let long: [MediaSeed] = (0..<90).map {
+            .generated(String(format: "b%03d-", $0) + String(repeating: "x", count: 120) + ".mp4", type: .video, size: 700)
+        }
+        let files = short + long
         let device = try LoopbackEmulator(files: files)
         defer { device.stop() }
         let store = device.emulator.device.store

@@ -1,3 +1,4 @@
+import AIBudsFoundation
 import AIBudsWire
 import Testing
 
@@ -112,14 +113,17 @@ struct HTTPWireTests {
     }
 
     @Test func percentEncodingEncodesEveryReservedByte() throws {
-        #expect(HTTPPercentEncoding.encode("a-b_c.d~e") == "a-b_c.d~e")
-        #expect(HTTPPercentEncoding.encode("../etc/passwd") == "..%2Fetc%2Fpasswd")
-        #expect(HTTPPercentEncoding.encode("a b%?#é") == "a%20b%25%3F%23%C3%A9")
+        #expect(PercentEncoding.encodeUnreserved("a-b_c.d~e") == "a-b_c.d~e")
+        #expect(PercentEncoding.encodeUnreserved("../etc/passwd") == "..%2Fetc%2Fpasswd")
+        #expect(PercentEncoding.encodeUnreserved("a b%?#é") == "a%20b%25%3F%23%C3%A9")
         for name in ["../x", "/etc/x", "a\u{0}b\u{1}c", "e\u{301}", "日本語 ファイル.mp4", String(repeating: "%", count: 300)] {
-            #expect(try HTTPPercentEncoding.decode(Substring(HTTPPercentEncoding.encode(name))) == name)
+            #expect(PercentEncoding.decode(PercentEncoding.encodeUnreserved(name)) == name)
         }
         for bad in ["%", "%2", "%zz", "%C3%28"] {
-            #expect { try HTTPPercentEncoding.decode(Substring(bad)) } throws: { ($0 as? HTTPError)?.code == .invalidPercentEncoding }
+            #expect(PercentEncoding.decode(bad) == nil)
+            #expect { try HTTPMediaPath.deviceName(fromTarget: "/media/" + bad) } throws: {
+                ($0 as? HTTPError)?.code == .invalidPercentEncoding
+            }
         }
     }
 

@@ -48,7 +48,7 @@ extension LoopbackEmulator {
 
     @Test func aDeviceDisconnectingMidDownloadCompletesOnceWithNotConnected() async throws {
         // 800 kB over the ble link profile takes about 5 s; the device disconnects after 300 ms.
-        let watch = try LoopbackEmulator.watch(files: [GeneratedFile("long.opus", type: "audio", size: 800_000)], link: .ble)
+        let watch = try LoopbackEmulator.watch(files: [.generated("long.opus", type: .audio, size: 800_000)], link: .ble)
         defer { watch.stop() }
         let device = try await watch.connectedDevice()
         let kit = TopStepComKit()
@@ -69,7 +69,7 @@ extension LoopbackEmulator {
     }
 
     @Test func theEarbudsMaskHasDeleteAll() async throws {
-        let earbuds = try LoopbackEmulator(files: [GeneratedFile("a.opus", type: "audio", size: 100)], profile: .earbuds)
+        let earbuds = try LoopbackEmulator(files: [.generated("a.opus", type: .audio, size: 100)], profile: .earbuds)
         defer { earbuds.stop() }
         let kit = TopStepComKit()
         kit.device = try await earbuds.connectedDevice()
@@ -81,7 +81,7 @@ extension LoopbackEmulator {
     }
 
     @Test func glassesOfferNoTopStepMediaOperations() async throws {
-        let glasses = try LoopbackEmulator(files: [GeneratedFile("a.m4a", type: "audio", size: 100)], profile: .glasses)
+        let glasses = try LoopbackEmulator(files: [.generated("a.m4a", type: .audio, size: 100)], profile: .glasses)
         defer { glasses.stop() }
         let kit = TopStepComKit()
         kit.device = try await glasses.connectedDevice()

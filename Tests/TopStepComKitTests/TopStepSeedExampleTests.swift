@@ -10,8 +10,8 @@ import Testing
 
 extension LoopbackEmulator {
     /// An emulated watch (`aibuds emulator --profile watch`) on a loopback UDP port.
-    static func watch(files: [GeneratedFile]? = nil, link: LinkProfile = .unlimited) throws -> LoopbackEmulator {
-        let defaults = DeviceProfile.watch.defaultMedia.map { GeneratedFile($0.name.text, type: "audio", size: $0.size) }
+    static func watch(files: [MediaSeed]? = nil, link: LinkProfile = .unlimited) throws -> LoopbackEmulator {
+        let defaults = DeviceProfile.watch.defaultMedia.map { MediaSeed.generated($0.name.text, type: .audio, size: $0.size) }
         return try LoopbackEmulator(files: files ?? defaults, profile: .watch, link: link)
     }
 }

@@ -1,5 +1,5 @@
 /// A capability a device reports in its Device `info` response (docs/protocol.md §3), naming the
-/// capability protocol it supports.
+/// capability protocol it supports. It codes as the bare name (`RawRepresentable`'s standard coding).
 public struct DeviceCapability: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible,
     ExpressibleByStringLiteral
 {
@@ -32,15 +32,4 @@ public struct DeviceCapability: RawRepresentable, Hashable, Codable, Sendable, C
 
     /// The wire name.
     public var description: String { rawValue }
-
-    /// Encodes as the bare name.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(rawValue)
-    }
-
-    /// Decodes from the bare name.
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// File groups of docs/protocol.md) and so gets ``DeviceMediaFileImportAPI`` through
 /// ``mediaImport``. Failures are thrown as `AIBudsError`s; a failure the device reported carries
 /// its status code (`deviceStatusCode`).
-public protocol MediaImportControlChannel: DeviceHotspotAPI {
+public protocol MediaImportControlChannel: DeviceHotspotAPI, MediaImportEngineProvider {
     /// A stable identifier of the device (its serial number when known) for the import ledger and
     /// the default import folder.
     var mediaImportDeviceID: String { get }

@@ -1,11 +1,28 @@
 import AIBudsFoundation
 import Foundation
 
+/// Anything whose media import a ``MediaImportEngine`` runs: the engine itself, and every
+/// ``MediaImportControlChannel`` device (through its ``MediaImportControlChannel/mediaImport``
+/// engine). It gets the completion-handler API of ``DeviceMediaFileImportAPI`` from this one
+/// implementation, so a device adopting both protocols needs no code of its own.
+public protocol MediaImportEngineProvider: Sendable {
+    /// The engine that runs this provider's fetches, imports and deletions.
+    var mediaImport: MediaImportEngine { get }
+}
+
+extension MediaImportEngine: MediaImportEngineProvider {
+    /// The engine itself.
+    public var mediaImport: MediaImportEngine { self }
+}
+
 /// The completion-handler API of shared/seeds/000, a thin layer over the engine's async API.
 ///
 /// Every handler is called on `AIBudsCall.callbackQueue`, in the order the events happened, and
 /// each completion handler exactly once.
-extension MediaImportEngine {
+extension MediaImportEngineProvider {
+    /// `true` only when a stabilization plugin is registered and stabilization is not disabled.
+    public var isVideoStabilizationAvailable: Bool { mediaImport.isVideoStabilizationAvailable }
+
     /// Fetches the media list; see ``DeviceMediaFileImportAPI``.
     public func fetchMediaFilesInfo(
         configureHotspotStartingHandler: AIBudsMediaFileImportConfigureHotspotStartingHandler?,
@@ -17,7 +34,7 @@ extension MediaImportEngine {
         deviceHotspotConnectCompletionHandler: AIBudsMediaFileImportDeviceHotspotConnectCompletionHandler?,
         completionHandler: AIBudsMediaFileImportFetchMediaFilesInfoCompletionHandler?
     ) {
-        let events = fetchEvents()
+        let events = mediaImport.fetchEvents()
         let completion = OneShot<Void>()
         func complete(_ success: Bool, _ models: [MediaFileInfoModel], _ error: NSError?) {
             guard completion.succeed(()) else { return }
@@ -82,9 +99,9 @@ extension MediaImportEngine {
         videoStabilizationPhaseFinishHandler: AIBudsVideoStabilizationPhaseFinishHandler?,
         completionHandler: AIBudsMediaFileImportCompletionHandler?
     ) {
-        var options = configuration.importOptions
+        var options = mediaImport.configuration.importOptions
         options.deliversChunkData = dataChunkHandler != nil
-        let events = importEvents(mediaFiles, options: options)
+        let events = mediaImport.importEvents(mediaFiles, options: options)
         Task {
             var completed = false
             for await event in events {
@@ -133,24 +150,27 @@ extension MediaImportEngine {
     /// Cancels the running transfer or post-processing; 6003 when nothing runs. Succeeds with a
     /// `nil` status code (the device takes no part in a cancellation).
     public func cancelMediaFileImport(_ completion: AIBudsStatusCodeCompletionHandler?) {
+        let engine = mediaImport
         AIBudsCall.run(completion) {
-            try await self.cancel()
+            try await engine.cancel()
             return nil
         }
     }
 
     /// Deletes one device file by name; succeeds with the device's status code 0.
     public func deleteMediaFile(_ fileName: String, completion: AIBudsStatusCodeCompletionHandler?) {
+        let engine = mediaImport
         AIBudsCall.run(completion) {
-            try await self.deleteMediaFile(named: fileName)
+            try await engine.deleteMediaFile(named: fileName)
             return NSNumber(value: 0)
         }
     }
 
     /// Deletes every device media file; succeeds with the device's status code 0.
     public func deleteAllMediaFiles(_ completion: AIBudsStatusCodeCompletionHandler?) {
+        let engine = mediaImport
         AIBudsCall.run(completion) {
-            try await self.deleteAllMediaFiles()
+            try await engine.deleteAllMediaFiles()
             return NSNumber(value: 0)
         }
     }

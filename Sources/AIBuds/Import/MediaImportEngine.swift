@@ -188,9 +188,9 @@ public final class MediaImportEngine: Sendable {
             let destination = options.destination ?? Self.defaultDestination(deviceID: channel.mediaImportDeviceID)
             logger.log(.info, "import", "importing \(files.count) files into \(destination.path)")
             let run = MediaImportRun(
-                operationID: id, files: files, session: session, options: options, destination: destination,
-                channel: channel, downloader: downloader,
-                stabilization: stabilization, logger: logger,
+                transfer: TransferPhase(
+                    operationID: id, files: files, session: session, options: options, destination: destination,
+                    channel: channel, downloader: downloader, stabilization: stabilization, logger: logger),
                 deleteFromDevice: { [weak self] name in
                     guard let self else { return }
                     try await self.deleteMediaFile(named: name)

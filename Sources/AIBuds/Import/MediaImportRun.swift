@@ -8,31 +8,21 @@ import Synchronization
 /// deletion of verified files, then the stabilization phase. It reports every step through `emit`
 /// and always returns a result; cancellation (of its task) ends it with error 6100.
 struct MediaImportRun: Sendable {
-    let operationID: Int
-    let files: [MediaFileInfoModel]
-    let session: TransferSession
-    let options: MediaImportOptions
-    let destination: URL
-    let channel: any MediaImportControlChannel
-    let downloader: HTTPFileDownloader
-    let stabilization: VideoStabilizationRegistry
-    let logger: any LogService
+    /// The transfer phase, which also holds the run's files, options, destination and services.
+    let transfer: TransferPhase
     /// Deletes one device file through the engine (so that the engine learns the new generation).
     let deleteFromDevice: @Sendable (String) async throws -> Void
 
     /// Runs the import; `emit` must be thread-safe (events of different files interleave).
     func run(emit: @escaping @Sendable (MediaImportEvent) -> Void) async -> (MediaImportResult, hotspotLost: Bool) {
         do {
-            try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: transfer.destination, withIntermediateDirectories: true)
         } catch {
             let failure = AIBudsError(
-                .importFilesFailedDueToLocalFileError, "cannot create the import folder \(destination.path)", underlying: error)
-            return (MediaImportResult(importedFiles: [], failures: files.map { MediaImportFailure(mediaFile: $0, error: failure) }, error: failure), false)
+                .importFilesFailedDueToLocalFileError, "cannot create the import folder \(transfer.destination.path)", underlying: error)
+            return (MediaImportResult(importedFiles: [], failures: transfer.files.map { MediaImportFailure(mediaFile: $0, error: failure) }, error: failure), false)
         }
-        let outcomes = await TransferPhase(
-            operationID: operationID, files: files, session: session, options: options, destination: destination,
-            channel: channel, downloader: downloader, stabilization: stabilization, logger: logger
-        ).run(emit: emit)
+        let outcomes = await transfer.run(emit: emit)
 
         var imported: [ImportedMediaFileModel] = []
         var verifiedNames: [String] = []
@@ -40,7 +30,7 @@ struct MediaImportRun: Sendable {
         var bytesFetched: [String: UInt64] = [:]
         var sixAxisData: [String: URL] = [:]
         var hotspotLost = false
-        for (file, outcome) in zip(files, outcomes) {
+        for (file, outcome) in zip(transfer.files, outcomes) {
             switch outcome {
             case .imported(let model, let verified, let bytes, let sidecar):
                 imported.append(model)
@@ -56,32 +46,32 @@ struct MediaImportRun: Sendable {
             }
         }
 
-        if options.deletesVerifiedFilesFromDevice, !Task.isCancelled {
+        if transfer.options.deletesVerifiedFilesFromDevice, !Task.isCancelled {
             for name in verifiedNames {
                 do {
                     try await deleteFromDevice(name)
                 } catch {
-                    logger.log(.warning, "import", "could not delete \(name) from the device after importing it: \(error)")
+                    transfer.logger.log(.warning, "import", "could not delete \(name) from the device after importing it: \(error)")
                 }
             }
         }
 
         if !Task.isCancelled {
-            imported = await StabilizationPhase(stabilization: stabilization, logger: logger)
+            imported = await StabilizationPhase(stabilization: transfer.stabilization, logger: transfer.logger)
                 .run(imported, sixAxisData: sixAxisData, emit: emit)
         } else {
-            imported = imported.map(StabilizationPhase.settled(stabilization))
+            imported = imported.map(StabilizationPhase.settled(transfer.stabilization))
         }
 
         let error: AIBudsError?
         if Task.isCancelled {
             error = AIBudsError(
                 .importFilesCanceled,
-                "the import was cancelled after \(imported.count) of \(files.count) files; partial downloads are kept for a resume")
+                "the import was cancelled after \(imported.count) of \(transfer.files.count) files; partial downloads are kept for a resume")
         } else if let first = failures.first {
             error = AIBudsError(
                 first.error.code,
-                "\(failures.count) of \(files.count) files were not imported; first '\(first.mediaFile.fileName)': \(first.error.message)",
+                "\(failures.count) of \(transfer.files.count) files were not imported; first '\(first.mediaFile.fileName)': \(first.error.message)",
                 underlying: first.error, deviceStatusCode: first.error.deviceStatusCode)
         } else {
             error = nil

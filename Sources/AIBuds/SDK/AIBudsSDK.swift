@@ -95,6 +95,16 @@ public final class AIBudsSDK: Sendable {
         return true
     }
 
+    /// Initializes the SDK with link plugins, a configuration and an SDK-wide delegate (the architecture
+    /// seed's spelling, `initialize(bleSDKs:configuration:delegate:)`, of
+    /// ``initialize(_:configuration:delegate:)``).
+    @discardableResult
+    public static func initialize(
+        bleSDKs: [any BleConnectSDK], configuration: SDKConfiguration? = nil, delegate: (any SDKDelegate)? = nil
+    ) -> Bool {
+        initialize(bleSDKs, configuration: configuration, delegate: delegate)
+    }
+
     private static func makeLogger(_ configuration: SDKConfiguration) -> any LogService {
         if let service = configuration.logService { return service }
         let formatter = LogFormatter(includeTimestamp: configuration.includeTimestampInLogs)

@@ -22,15 +22,12 @@ public enum AIBudsCall {
     public static func run(
         _ completion: AIBudsCompletionHandler?, _ operation: @escaping @Sendable () async throws -> Void
     ) {
-        Task {
-            let outcome = await capture(operation)
-            deliver {
-                switch outcome {
-                case .success: completion?(true, nil)
-                case .failure(let error): completion?(false, error)
-                }
+        run({ (outcome: Result<Void, NSError>) in
+            switch outcome {
+            case .success: completion?(true, nil)
+            case .failure(let error): completion?(false, error)
             }
-        }
+        }, operation)
     }
 
     /// Runs `operation` and reports `(success, statusCode, error)`; the status code is `nil` on failure.
@@ -38,33 +35,27 @@ public enum AIBudsCall {
         _ completion: AIBudsStatusCodeCompletionHandler?,
         _ operation: @escaping @Sendable () async throws -> NSNumber?
     ) {
-        Task {
-            let outcome = await capture(operation)
-            deliver {
-                switch outcome {
-                case .success(let code): completion?(true, code, nil)
-                case .failure(let error): completion?(false, nil, error)
-                }
+        run({ (outcome: Result<NSNumber?, NSError>) in
+            switch outcome {
+            case .success(let code): completion?(true, code, nil)
+            case .failure(let error): completion?(false, nil, error)
             }
-        }
+        }, operation)
     }
 
     /// Runs `operation` and reports only its error (`nil` on success).
     public static func run(
         _ completion: AIBudsErrorCompletionHandler?, _ operation: @escaping @Sendable () async throws -> Void
     ) {
-        Task {
-            let outcome = await capture(operation)
-            deliver {
-                switch outcome {
-                case .success: completion?(nil)
-                case .failure(let error): completion?(error)
-                }
+        run({ (outcome: Result<Void, NSError>) in
+            switch outcome {
+            case .success: completion?(nil)
+            case .failure(let error): completion?(error)
             }
-        }
+        }, operation)
     }
 
-    /// Runs `operation` and reports its typed result.
+    /// Runs `operation` and reports its typed result; every other `run` is this one.
     public static func run<Value: Sendable>(
         _ completion: (@Sendable (Result<Value, NSError>) -> Void)?,
         _ operation: @escaping @Sendable () async throws -> Value

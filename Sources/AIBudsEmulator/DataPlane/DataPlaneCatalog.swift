@@ -1,3 +1,4 @@
+import AIBudsFoundation
 import AIBudsWire
 
 /// One file the data plane can serve: its identity, size, validator and where its bytes are.
@@ -22,7 +23,7 @@ public struct DataPlaneFile: Hashable, Sendable {
     /// The entity tag of docs/protocol.md §4: `"<id>-<size>-<generation of last change>"`, with
     /// the id percent-encoded so that any id makes a valid tag.
     public static func etag(id: String, size: Int64, generation: UInt64) -> String {
-        "\"\(HTTPPercentEncoding.encode(id))-\(size)-\(generation)\""
+        "\"\(PercentEncoding.encodeUnreserved(id))-\(size)-\(generation)\""
     }
 }
 

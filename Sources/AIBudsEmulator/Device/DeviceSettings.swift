@@ -24,10 +24,6 @@ struct DeviceSettings: Codable, Equatable, Sendable {
 
     func save(to folder: URL?) throws(EmulatorError) {
         guard let folder else { return }
-        let data: Data
-        do { data = try JSONEncoder().encode(self) } catch {
-            throw EmulatorError(.io, "cannot encode the device settings", underlying: error)
-        }
-        try AtomicFile.write(data, to: folder.appendingPathComponent("device.json"))
+        try AtomicFile.writeJSON(self, what: "the device settings", to: folder.appendingPathComponent("device.json"))
     }
 }

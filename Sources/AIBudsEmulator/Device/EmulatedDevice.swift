@@ -43,7 +43,7 @@ public final class EmulatedDevice: Sendable {
     /// The device's profile.
     public let profile: DeviceProfile
     /// The device's identity.
-    public let identity: DeviceIdentity
+    public let identity: EmulatedIdentity
     /// The device's files.
     public let store: MediaStore
     /// The largest SMP packet, in bytes.
@@ -114,7 +114,7 @@ public final class EmulatedDevice: Sendable {
                 hotspotDelay: Duration = .zero, fixedToken: String? = nil,
                 logger: any LogService = NullLogService()) throws(EmulatorError) {
         self.profile = profile
-        self.identity = DeviceIdentity(name: name, profile: profile.kind)
+        self.identity = EmulatedIdentity(name: name, profile: profile.kind)
         self.store = store
         self.mtu = mtu
         self.clock = clock

@@ -454,22 +454,12 @@ public final class MediaStore: Sendable {
                 if let free, object.size > free.uint64Value / 2 {
                     throw EmulatorError(.noSpace, "materialising \(object.name) (\(object.size) bytes) would fill the host disk")
                 }
-                let temporary = folders.cache.appendingPathComponent(".\(object.id)-\(UUID().uuidString).tmp")
-                do {
+                try AtomicFile.write(to: url) { temporary in
                     switch object.content {
                     case .generated(let seed): try GeneratedContent.write(seed: seed, size: object.size, to: temporary)
                     case .inline(let data): try data.write(to: temporary)
                     case .file, .stored: break
                     }
-                    guard rename(temporary.path, url.path) == 0 else {
-                        throw EmulatorError(.io, "cannot rename \(temporary.path) (errno \(errno))")
-                    }
-                } catch let error as EmulatorError {
-                    try? FileManager.default.removeItem(at: temporary)
-                    throw error
-                } catch {
-                    try? FileManager.default.removeItem(at: temporary)
-                    throw EmulatorError(.io, "cannot materialise \(object.name)", underlying: error)
                 }
                 return url
             }

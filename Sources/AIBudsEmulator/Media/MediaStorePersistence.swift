@@ -94,13 +94,7 @@ struct MediaStoreFolders: Sendable {
 
     func save(_ state: PersistedMediaState) throws(EmulatorError) {
         guard !isTemporary else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data: Data
-        do { data = try encoder.encode(state) } catch {
-            throw EmulatorError(.io, "cannot encode the media state", underlying: error)
-        }
-        try AtomicFile.write(data, to: stateFile)
+        try AtomicFile.writeJSON(state, what: "the media state", to: stateFile)
     }
 
     func removeTemporary() {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import AIBudsLog
 import AIBudsNet
+import AIBudsWire
 import Dispatch
 import Foundation
 import Synchronization

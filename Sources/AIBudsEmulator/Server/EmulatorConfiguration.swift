@@ -13,6 +13,9 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     public var mediaFolder: URL?
     /// A manifest describing the device's files.
     public var manifest: URL?
+    /// The device's files given directly (a program or test that builds its own set); when set,
+    /// ``mediaFolder`` and ``manifest`` are not read.
+    public var mediaSeeds: [MediaSeed]?
     /// A folder where deletions, uploads, recordings and settings persist across restarts.
     public var stateDirectory: URL?
     /// The link profile.
@@ -96,8 +99,10 @@ public struct EmulatorConfiguration: Sendable, Equatable {
         EmulatorError(.invalidConfiguration, message)
     }
 
-    /// The device's starting files: the media folder's, the manifest's, or the profile's default set.
+    /// The device's starting files: ``mediaSeeds``, the media folder's, the manifest's, or the
+    /// profile's default set.
     public func seeds() throws(EmulatorError) -> [MediaSeed] {
+        if let mediaSeeds { return mediaSeeds }
         if let mediaFolder { return try MediaSources.scan(folder: mediaFolder) }
         if let manifest { return try MediaSources.load(manifest: manifest) }
         return DeviceProfile.named(profile).defaultMedia

@@ -103,7 +103,7 @@ public final class SMPConnectSDK: BleConnectSDK {
         return remember(identity, at: address, rssi: nil)
     }
 
-    private func confirm(_ announcement: SMPDiscovery.Announcement, timeout: Duration) async -> PeripheralDiscovery? {
+    private func confirm(_ announcement: DiscoveryAnnouncement, timeout: Duration) async -> PeripheralDiscovery? {
         guard let address = DeviceAddress(announcement.address),
             let identity = try? await Self.identify(address, timeout: timeout)
         else { return nil }

@@ -1,3 +1,5 @@
+import AIBudsFoundation
+
 /// The bearer-token `Authorization` header of RFC 6750 §2.1.
 public enum HTTPAuthorization {
     /// The longest token accepted.
@@ -39,7 +41,7 @@ public enum HTTPAuthorization {
         let body = bytes.prefix { $0 != UInt8(ascii: "=") }
         guard !body.isEmpty, bytes[body.count...].allSatisfy({ $0 == UInt8(ascii: "=") }) else { return false }
         return body.allSatisfy {
-            HTTPPercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/")
+            PercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/")
         }
     }
 }

@@ -1,3 +1,5 @@
+import AIBudsFoundation
+
 /// The request paths of the data plane (docs/protocol.md §4): `/media/<percent-encoded name>`.
 public enum HTTPMediaPath {
     /// The path prefix of every media file.
@@ -5,7 +7,7 @@ public enum HTTPMediaPath {
 
     /// The request target of a device file name.
     public static func target(forDeviceName name: String) -> String {
-        prefix + HTTPPercentEncoding.encode(name)
+        prefix + PercentEncoding.encodeUnreserved(name)
     }
 
     /// The device file name a request target names; nil when it is not under `/media/`.
@@ -15,6 +17,9 @@ public enum HTTPMediaPath {
         guard path.hasPrefix(prefix) else { return nil }
         let encoded = path.dropFirst(prefix.utf8.count)
         guard !encoded.isEmpty else { return nil }
-        return try HTTPPercentEncoding.decode(encoded)
+        guard let name = PercentEncoding.decode(encoded) else {
+            throw HTTPError(.invalidPercentEncoding, "malformed %-escape or bytes that are not UTF-8 in \"\(encoded.prefix(100))\"")
+        }
+        return name
     }
 }

@@ -1,5 +1,5 @@
 /// The head of an HTTP/1.1 request: request line and header fields.
-public struct HTTPRequestHead: Hashable, Sendable {
+public struct HTTPRequestHead: HTTPHead {
     /// The method, such as `GET`.
     public var method: String
     /// The request target as sent, such as `/media/a%20b.mp4`.
@@ -29,24 +29,6 @@ public struct HTTPRequestHead: Hashable, Sendable {
         self.init(method: String(parts[0]), target: String(parts[1]), version: try HTTPHeadParser.parseVersion(parts[2]), headers: headers)
     }
 
-    /// Parses a complete head (through its blank line); throws `HTTPError`.
-    public init(parsing head: [UInt8], limits: HTTPHeadLimits = .default) throws {
-        self = try head.withUnsafeBytes { try HTTPRequestHead(parsing: $0, limits: limits) }
-    }
-
-    /// Whether the connection stays open after this exchange (RFC 9112 §9.3).
-    public var keepAlive: Bool {
-        if headers.containsToken("close", inFieldNamed: "Connection") { return false }
-        return version == .http1_1 || headers.containsToken("keep-alive", inFieldNamed: "Connection")
-    }
-
-    /// The head as bytes for the wire.
-    public func serialized() -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        HTTPHeadParser.appendLatin1("\(method) \(target) \(version)", to: &bytes)
-        bytes.append(contentsOf: [0x0D, 0x0A])
-        HTTPHeadParser.appendFields(headers, to: &bytes)
-        return bytes
-    }
+    /// The request line: `METHOD TARGET VERSION`.
+    public var startLine: String { "\(method) \(target) \(version)" }
 }

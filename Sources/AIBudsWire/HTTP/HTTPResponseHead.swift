@@ -1,5 +1,5 @@
 /// The head of an HTTP/1.1 response: status line and header fields.
-public struct HTTPResponseHead: Hashable, Sendable {
+public struct HTTPResponseHead: HTTPHead {
     /// The protocol version.
     public var version: HTTPVersion
     /// The status code, 100–999.
@@ -30,26 +30,8 @@ public struct HTTPResponseHead: Hashable, Sendable {
         self.init(status: status, reason: parts.count == 3 ? String(parts[2]) : "", version: version, headers: headers)
     }
 
-    /// Parses a complete head (through its blank line); throws `HTTPError`.
-    public init(parsing head: [UInt8], limits: HTTPHeadLimits = .default) throws {
-        self = try head.withUnsafeBytes { try HTTPResponseHead(parsing: $0, limits: limits) }
-    }
-
-    /// Whether the connection stays open after this exchange (RFC 9112 §9.3).
-    public var keepAlive: Bool {
-        if headers.containsToken("close", inFieldNamed: "Connection") { return false }
-        return version == .http1_1 || headers.containsToken("keep-alive", inFieldNamed: "Connection")
-    }
-
-    /// The head as bytes for the wire.
-    public func serialized() -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        HTTPHeadParser.appendLatin1("\(version) \(status) \(reason)", to: &bytes)
-        bytes.append(contentsOf: [0x0D, 0x0A])
-        HTTPHeadParser.appendFields(headers, to: &bytes)
-        return bytes
-    }
+    /// The status line: `VERSION STATUS REASON`.
+    public var startLine: String { "\(version) \(status) \(reason)" }
 
     /// The standard reason phrase of the statuses this project uses.
     public static func standardReason(_ status: Int) -> String {

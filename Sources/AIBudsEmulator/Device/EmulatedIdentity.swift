@@ -1,9 +1,10 @@
 import AIBudsDigest
 import Foundation
 
-/// Who a device says it is in Device `info`: derived from its name, so the same name always gives
-/// the same serial number and MAC address.
-public struct DeviceIdentity: Sendable, Equatable {
+/// Who an emulated device says it is in Device `info`: derived from its name, so the same name
+/// always gives the same serial number and MAC address. (The SDK's `DeviceIdentity` is the client's
+/// reading of that response.)
+public struct EmulatedIdentity: Sendable, Equatable {
     /// The advertised name.
     public var name: String
     /// The serial number.
