@@ -163,7 +163,8 @@ import Testing
         let known = ScriptedPlugin.discovery("02", product: .glasses)
         let found = try #require(plugin.create(known.peripheral, advertisementData: known.advertisement.dictionary, rssi: nil))
         StoredDevicesMgr.addDevice(try #require(AIBudsSDK.makeStorableDeviceFromDiscovered(found)))
-        let devices = try await AIBudsSDK.scan(timeout: 0.2)
+        // Long enough for the scripted plugin to report both devices on a loaded machine.
+        let devices = try await AIBudsSDK.scan(timeout: 1.5)
         #expect(devices.map(\.peripheral.name) == ["Scripted-02"])
     }
 
