@@ -28,7 +28,7 @@ let package = Package(
         ]),
         .target(name: "TopStepComKit", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsDigest"]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP"]),
-        .target(name: "AIBudsTestKit", dependencies: ["AIBudsSMP", "AIBudsWire", "AIBudsEmulator"]),
+        .target(name: "AIBudsTestKit", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator"]),
         .executableTarget(name: "aibuds", dependencies: [
             "AIBuds", "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "TopStepComKit",
         ]),

@@ -1,4 +1,5 @@
 import AIBudsSMP
+import AIBudsWire
 import Foundation
 import Synchronization
 
@@ -182,6 +183,38 @@ public struct InMemoryLink: Sendable {
     /// A link that loses the listed datagrams (by direction and index).
     public static func losing(_ direction: InMemoryTransport.Direction, _ indices: Set<Int>, delay: Duration = .zero) -> InMemoryLink {
         InMemoryLink(drop: { dir, index, _ in dir == direction && indices.contains(index) }, delay: { _, _, _ in delay })
+    }
+
+    /// A link that loses SMP datagrams by exchange rather than by position: `lose` gets the
+    /// direction, the datagram's SMP sequence number, and how many datagrams with that sequence
+    /// number went that way before (0 for a request's first transmission, or for the first
+    /// response), so how often one exchange is lost does not depend on how the requests happen to
+    /// interleave.
+    ///
+    /// A rule on the datagram index can lose the same request at every attempt when the traffic is
+    /// periodic (a full window retransmitted in rounds): which request that hits depends on
+    /// scheduling, so a test using one fails now and then on a loaded machine.
+    public static func losingSMP(
+        duplicate: @escaping Rule<Bool> = { _, _, _ in false },
+        delay: @escaping Rule<Duration> = { _, _, _ in .zero },
+        _ lose: @escaping @Sendable (_ direction: InMemoryTransport.Direction, _ sequence: UInt8, _ copy: Int) -> Bool
+    ) -> InMemoryLink {
+        struct Exchange: Hashable {
+            var direction: InMemoryTransport.Direction
+            var sequence: UInt8
+        }
+        let copies = Mutex<[Exchange: Int]>([:])
+        return InMemoryLink(
+            drop: { direction, _, datagram in
+                guard datagram.count >= SMPHeader.size else { return false }
+                let sequence = datagram[datagram.startIndex + 6]  // the header's sequence byte
+                let copy = copies.withLock { copies in
+                    defer { copies[Exchange(direction: direction, sequence: sequence), default: 0] += 1 }
+                    return copies[Exchange(direction: direction, sequence: sequence), default: 0]
+                }
+                return lose(direction, sequence, copy)
+            },
+            duplicate: duplicate, delay: delay)
     }
 }
 

@@ -1,5 +1,6 @@
 import AIBudsEmulator
 import AIBudsNet
+import AIBudsTestKit
 import AIBudsWire
 import Foundation
 
@@ -30,7 +31,7 @@ final class DataPlaneFixture {
     func add(_ name: String, _ content: [UInt8], generation: UInt64 = 1) throws -> DataPlaneFile {
         counter += 1
         let path = directory.appendingPathComponent("file-\(counter)").path
-        guard FileManager.default.createFile(atPath: path, contents: Data(content)) else { throw FixtureError("cannot write \(path)") }
+        try writeTestFile(content, to: URL(fileURLWithPath: path))
         let id = "id\(counter)"
         let file = DataPlaneFile(id: id, size: Int64(content.count), etag: DataPlaneFile.etag(id: id, size: Int64(content.count), generation: generation), path: path)
         catalog.set(file, named: name)
@@ -38,15 +39,7 @@ final class DataPlaneFixture {
     }
 
     /// Pseudo-random bytes, the same for the same seed.
-    static func bytes(_ count: Int, seed: UInt64 = 1) -> [UInt8] {
-        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        return (0..<count).map { _ in
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return UInt8(truncatingIfNeeded: state)
-        }
-    }
+    static func bytes(_ count: Int, seed: UInt64 = 1) -> [UInt8] { pseudoRandomBytes(count, seed: seed) }
 }
 
 struct FixtureError: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 @testable import AIBudsEmulator
 import AIBudsNet
+import AIBudsTestKit
 import AIBudsWire
 import Foundation
 import Testing
@@ -17,51 +18,38 @@ enum AibudsBinary {
 @Suite(.enabled(if: AibudsBinary.url != nil, "the aibuds executable is not built (run swift build first)"),
        .timeLimit(.minutes(1)))
 struct EmulatorCommandTests {
-    @Test func aBadOptionIsAUsageError() throws {
-        let result = try Smpmgr.run(try #require(AibudsBinary.url), ["emulator", "--profile", "toaster"], timeout: .seconds(20))
+    @Test func aBadOptionIsAUsageError() async throws {
+        let binary = try #require(AibudsBinary.url)
+        let result = try await runProgram(binary, ["emulator", "--profile", "toaster"])
         #expect(result.status == 64)
-        #expect(result.output.contains("--profile must be glasses, earbuds or watch"))
-        let unknown = try Smpmgr.run(try #require(AibudsBinary.url), ["emulator", "--colour", "red"], timeout: .seconds(20))
+        #expect((result.out + result.err).contains("--profile must be glasses, earbuds or watch"))
+        let unknown = try await runProgram(binary, ["emulator", "--colour", "red"])
         #expect(unknown.status == 64)
-        let help = try Smpmgr.run(try #require(AibudsBinary.url), ["emulator", "--help"], timeout: .seconds(20))
-        #expect(help.status == 0 && help.output.hasPrefix("usage: aibuds emulator"))
+        let help = try await runProgram(binary, ["emulator", "--help"])
+        #expect(help.status == 0 && help.out.hasPrefix("usage: aibuds emulator"))
     }
 
     @Test func theProcessPrintsOneLineServesAnnouncesAndExitsZeroOnSIGTERM() async throws {
         let folder = try TemporaryFolder("cli")
         defer { folder.remove() }
         let binary = try #require(AibudsBinary.url)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["emulator", "--profile", "watch", "--listen", "127.0.77.5:0", "--name", "Cli Watch",
-                             "--state", folder.url.appendingPathComponent("state").path, "--record-every", "0.2"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_RUNTIME_DIR"] = folder.url.path
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.interrupt() } }
+        let process = try RunningProgram(binary, [
+            "emulator", "--profile", "watch", "--listen", "127.0.77.5:0", "--name", "Cli Watch",
+            "--state", folder.url.appendingPathComponent("state").path, "--record-every", "0.2",
+        ], environment: ["XDG_RUNTIME_DIR": folder.url.path])
+        defer { process.interrupt() }
 
-        var text = Data()
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !text.contains(UInt8(ascii: "\n")), ContinuousClock.now < deadline {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text.append(chunk)
-        }
-        let line = String(decoding: text, as: UTF8.self)
+        let line = try await onOwnThread { process.readLine() } ?? ""
         #expect(line.hasPrefix("listening on udp://127.0.77.5:") && line.hasSuffix("\n"), "\(line)")
         let address = try SocketAddress(parsing: String(line.dropFirst("listening on udp://".count).dropLast()))
         #expect(address.port != 0)
 
         let devices = folder.url.appendingPathComponent("aibuds/devices")
         let announced = try FileManager.default.contentsOfDirectory(atPath: devices.path)
-        #expect(announced == ["\(process.processIdentifier)-\(address.port).json"])
+        #expect(announced == ["\(process.pid)-\(address.port).json"])
         let announcement = try JSONDecoder().decode(DiscoveryAnnouncement.self,
                                                     from: Data(contentsOf: devices.appendingPathComponent(announced[0])))
-        #expect(announcement.name == "Cli Watch" && announcement.product == 0 && announcement.pid == process.processIdentifier)
+        #expect(announcement.name == "Cli Watch" && announcement.product == 0 && announcement.pid == process.pid)
 
         let probe = try UDPProbe(to: address)
         #expect(try await probe.call(DeviceInfoRequest(), sequence: 1)?.name == "Cli Watch")
@@ -71,10 +59,9 @@ struct EmulatorCommandTests {
         #expect(after > before, "--record-every makes new recordings")
 
         process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        #expect(rest.isEmpty, "exactly one line on stdout")
+        let ended = try await onOwnThread { process.finish() }
+        #expect(ended.exited && ended.status == 0)
+        #expect(ended.out.isEmpty, "exactly one line on stdout")
         #expect(try FileManager.default.contentsOfDirectory(atPath: devices.path).isEmpty)
     }
 }

@@ -1,6 +1,7 @@
 @testable import AIBudsEmulator
 import AIBudsDigest
 import AIBudsNet
+import AIBudsTestKit
 import Foundation
 import Testing
 
@@ -26,24 +27,25 @@ enum Smpmgr {
     static var isAvailable: Bool { executable != nil }
 
     /// Runs smpmgr against the device at `ip` (UDP port 1337, smpmgr's only port).
-    static func call(ip: String, _ arguments: String...) throws -> (status: Int32, output: String) {
+    static func call(ip: String, _ arguments: String...) async throws -> (status: Int32, output: String) {
         guard let executable else { throw HarnessError("smpmgr is not available") }
-        return try run(executable, ["--ip", ip, "--timeout", "3"] + arguments, timeout: .seconds(60))
+        return try await onOwnThread { try run(executable, ["--ip", ip, "--timeout", "3"] + arguments, timeout: .seconds(60)) }
     }
 
     /// Runs several smpmgr commands in one `smpmgr interactive` process (one Python start instead
     /// of one per command); returns each command's output. The shell splits commands on spaces, so
     /// no argument may contain one.
-    static func session(ip: String, _ commands: [[String]]) throws -> [String] {
+    static func session(ip: String, _ commands: [[String]]) async throws -> [String] {
         guard let executable else { throw HarnessError("smpmgr is not available") }
         let script = commands.map { (["--ip", ip, "--timeout", "3"] + $0).joined(separator: " ") + "\n" }.joined() + "exit\n"
-        let result = try run(executable, ["interactive"], input: Data(script.utf8), timeout: .seconds(120))
+        let result = try await onOwnThread { try run(executable, ["interactive"], input: Data(script.utf8), timeout: .seconds(120)) }
         // The banner, then one "smpmgr >" prompt before each command's output.
         let parts = result.output.components(separatedBy: "smpmgr >").dropFirst()
         return Array(parts.prefix(commands.count))
     }
 
     /// Runs a program, returning its exit status and standard output (standard error appended).
+    /// It blocks: tests call it through `onOwnThread`.
     static func run(_ program: URL, _ arguments: [String], input: Data? = nil,
                     timeout: Duration) throws -> (status: Int32, output: String) {
         let process = Process()
@@ -89,7 +91,7 @@ struct SmpmgrInteropTests {
         return (folder, files)
     }
 
-    @Test func smpmgrTalksToTheEmulator() throws {
+    @Test func smpmgrTalksToTheEmulator() async throws {
         let (folder, files) = try mediaFolder()
         defer { folder.remove() }
         let ip = "127.0.77.1"
@@ -109,7 +111,7 @@ struct SmpmgrInteropTests {
             commands.append(["file", "get-hash", "/media/" + file.name])
         }
         commands.append(["file", "read-size", "/media/cafe.wav"])
-        let outputs = try Smpmgr.session(ip: ip, commands)
+        let outputs = try await Smpmgr.session(ip: ip, commands)
         try #require(outputs.count == commands.count, "\(outputs)")
 
         #expect(outputs[0].contains("r='hello-from-smpmgr'"), "\(outputs[0])")
@@ -135,13 +137,13 @@ struct SmpmgrInteropTests {
         let upload = folder.url.appendingPathComponent("to-upload.wav")
         let uploaded = Data((0..<25_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         try uploaded.write(to: upload)
-        let result = try Smpmgr.call(ip: ip, "file", "upload", upload.path, "/media/uploaded by smpmgr.wav")
+        let result = try await Smpmgr.call(ip: ip, "file", "upload", upload.path, "/media/uploaded by smpmgr.wav")
         #expect(result.status == 0, "\(result.output)")
         let record = try #require(emulator.device.store.record(named: MediaFileName("uploaded by smpmgr.wav")))
         #expect(try emulator.device.store.read(record.object, offset: 0, count: 100_000) == uploaded)
     }
 
-    @Test func smpmgrDownloadsOverTheBLELink() throws {
+    @Test func smpmgrDownloadsOverTheBLELink() async throws {
         let (folder, files) = try mediaFolder()
         defer { folder.remove() }
         let ip = "127.0.77.2"
@@ -153,7 +155,7 @@ struct SmpmgrInteropTests {
         defer { emulator.stop() }
         let destination = folder.url.appendingPathComponent("over-ble")
         let start = ContinuousClock.now
-        let download = try Smpmgr.call(ip: ip, "file", "download", "/media/clip one.mp4", destination.path)
+        let download = try await Smpmgr.call(ip: ip, "file", "download", "/media/clip one.mp4", destination.path)
         let elapsed = ContinuousClock.now - start
         #expect(download.status == 0, "\(download.output)")
         #expect(try Data(contentsOf: destination) == files.first { $0.name == "clip one.mp4" }?.data)

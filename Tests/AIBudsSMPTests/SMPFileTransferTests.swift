@@ -62,10 +62,16 @@ final class Collector: @unchecked Sendable {
     @Test func downloadsOverALossyDuplicatingReorderingLink() async throws {
         let device = try InMemoryDevice(files: [Self.clip], mtu: 976)
         defer { device.close() }
-        let link = InMemoryLink(
-            drop: { direction, index, _ in index % (direction == .outbound ? 7 : 5) == 3 },
+        // Requests lose their first transmission (every 7th) or their first two (every 13th),
+        // responses their first copy (every 5th); datagrams are duplicated and reordered.
+        let link = InMemoryLink.losingSMP(
             duplicate: { _, index, _ in index % 11 == 0 },
-            delay: { _, index, _ in .milliseconds(2 + index % 4 * 3) })  // 2–11 ms: reorders
+            delay: { _, index, _ in .milliseconds(2 + index % 4 * 3) }  // 2–11 ms: reorders
+        ) { direction, sequence, copy in
+            direction == .outbound
+                ? (sequence % 7 == 3 && copy == 0) || (sequence % 13 == 5 && copy < 2)
+                : sequence % 5 == 3 && copy == 0
+        }
         let config = SMPClientConfiguration(retransmitInterval: .milliseconds(100), retransmissions: 5, window: 8)
         let client = try SMPClient(transport: device.connect(link: link), configuration: config, clock: device.clock)
         let out = Collector()
@@ -163,9 +169,10 @@ final class Collector: @unchecked Sendable {
     @Test func uploadsOverALossyReorderingLink() async throws {
         let device = try InMemoryDevice(files: [])
         defer { device.close() }
-        let link = InMemoryLink(
-            drop: { direction, index, _ in direction == .inbound && index % 6 == 4 },
-            delay: { direction, index, _ in direction == .outbound ? .milliseconds(1 + index % 3 * 4) : .milliseconds(1) })
+        // Every 6th response is lost the first time; requests are reordered.
+        let link = InMemoryLink.losingSMP(
+            delay: { direction, index, _ in direction == .outbound ? .milliseconds(1 + index % 3 * 4) : .milliseconds(1) }
+        ) { direction, sequence, copy in direction == .inbound && sequence % 6 == 4 && copy == 0 }
         let config = SMPClientConfiguration(retransmitInterval: .milliseconds(100), retransmissions: 5)
         let client = try SMPClient(transport: device.connect(link: link), configuration: config, clock: device.clock)
         let bytes = Data((0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })

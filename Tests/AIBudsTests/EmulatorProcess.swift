@@ -1,3 +1,4 @@
+import AIBudsTestKit
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -17,19 +18,10 @@ func aibudsExecutable() throws -> URL {
 }
 
 /// Runs `aibuds` with `arguments` and `environment` additions; returns exit status, stdout and stderr.
-func runAIBuds(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, String) {
-    let process = Process()
-    process.executableURL = try aibudsExecutable()
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+/// The wait happens on a thread of its own (see `onOwnThread`), never on Swift concurrency's.
+func runAIBuds(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Int32, String, String) {
+    let result = try await runProgram(try aibudsExecutable(), arguments, environment: environment)
+    return (result.status, result.out, result.err)
 }
 
 /// An `aibuds emulator` in its own process (so a test can stop it with SIGSTOP).
@@ -39,7 +31,7 @@ struct EmulatorProcess {
     var pid: Int32 { process.processIdentifier }
 
     /// Starts the emulator with its announcements under `runtime` and waits until it has announced itself.
-    static func start(profile: String, name: String, runtime: URL) throws -> EmulatorProcess {
+    static func start(profile: String, name: String, runtime: URL) async throws -> EmulatorProcess {
         let process = Process()
         process.executableURL = try aibudsExecutable()
         process.arguments = ["emulator", "--profile", profile, "--name", name, "--listen", "127.0.0.1:0"]
@@ -47,11 +39,12 @@ struct EmulatorProcess {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        let pid = process.processIdentifier
         let folder = runtime.appendingPathComponent("aibuds/devices")
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            for file in names where file.hasPrefix("\(process.processIdentifier)-") && file.hasSuffix(".json") {
+            for file in names where file.hasPrefix("\(pid)-") && file.hasSuffix(".json") {
                 if let data = try? Data(contentsOf: folder.appendingPathComponent(file)),
                     let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                     let address = object["address"] as? String
@@ -59,30 +52,40 @@ struct EmulatorProcess {
                     return EmulatorProcess(process: process, address: address)
                 }
             }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
-        process.terminate()
+        EmulatorProcess(process: process, address: "").terminate()
         throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the emulator did not announce itself"])
     }
 
-    /// Stops the process with SIGSTOP and waits until the kernel reports it stopped (`T` in /proc).
-    func freeze() throws {
+    /// Stops the process with SIGSTOP and waits until the kernel reports every one of its threads
+    /// stopped (`T` in /proc): a signal is delivered asynchronously, and a thread still running could
+    /// answer a request sent right after `kill`.
+    func freeze() async throws {
         kill(pid, SIGSTOP)
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            if let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("T") {
-                return
-            }
-            usleep(1_000)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if isStopped { return }
+            try await Task.sleep(for: .milliseconds(1))
         }
         throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "the emulator did not stop"])
     }
 
-    /// Ends the emulator (continuing it first if it was stopped).
+    /// Whether every thread of the process is stopped.
+    private var isStopped: Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return !tasks.isEmpty && tasks.allSatisfy { task in
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8)) ?? ""
+            guard let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("T")
+        }
+    }
+
+    /// Ends the emulator (continuing it first if it was stopped); does not wait for its exit,
+    /// which Foundation collects.
     func terminate() {
+        guard process.isRunning else { return }
         kill(pid, SIGCONT)
         process.terminate()
-        process.waitUntilExit()
     }
 }

@@ -1,6 +1,7 @@
 import AIBuds
 import AIBudsDigest
 import AIBudsEmulator
+import AIBudsTestKit
 import Foundation
 import Testing
 
@@ -90,14 +91,16 @@ struct HTTPFileDownloaderTests {
         let fixture = try DownloadFixture()
         let content = DownloadFixture.bytes(500_000, seed: 3)
         try fixture.add("f", content)
-        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 200_000, duration: .seconds(3))))
+        // The stall outlasts any slowness of a loaded machine: only the 200 ms I/O timeout ends it.
+        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 200_000, duration: .seconds(90))))
         var configuration = quickRetries()
         configuration.ioTimeout = .milliseconds(200)
         let start = ContinuousClock.now
         let result = try await HTTPFileDownloader(configuration: configuration).download(fixture.request("f", content: content))
         #expect(try fixture.downloaded("f") == content)
         #expect(result.attempts == 2)
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(result.bytesResumed == 0 && result.bytesReceived < 500_000 + 4096)
+        #expect(ContinuousClock.now - start < .seconds(45))
     }
 
     @Test func aChangedFileIsFetchedAgainNotSpliced() async throws {
@@ -126,7 +129,7 @@ struct HTTPFileDownloaderTests {
         let fixture = try DownloadFixture()
         let content = DownloadFixture.bytes(2_000_000, seed: 6)
         try fixture.add("f", content)
-        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 700_000, duration: .seconds(20))))
+        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 700_000, duration: .seconds(90))))
         let downloader = HTTPFileDownloader()
         let log = ProgressLog()
         let request = fixture.request("f", content: content)
@@ -135,7 +138,8 @@ struct HTTPFileDownloaderTests {
         let cancelledAt = ContinuousClock.now
         task.cancel()
         await #expect { try await task.value } throws: { ($0 as? TransferError)?.code == .cancelled }
-        #expect(ContinuousClock.now - cancelledAt < .seconds(2))
+        // Well before the I/O timeout (30 s) or the stall (90 s) would have ended it.
+        #expect(ContinuousClock.now - cancelledAt < .seconds(20))
         #expect(fixture.partialFiles() == ["f.part", "f.part.meta"])
         #expect(!FileManager.default.fileExists(atPath: fixture.destination.appendingPathComponent("f").path))
 
@@ -155,7 +159,7 @@ struct HTTPFileDownloaderTests {
             try fixture.add("f\(index)", DownloadFixture.bytes(1_000_000, seed: UInt64(index)))
             requests.append(fixture.request("f\(index)"))
         }
-        fixture.server.setFaults(DataPlaneFaults(firstByteDelay: .seconds(20)))
+        fixture.server.setFaults(DataPlaneFaults(firstByteDelay: .seconds(90)))
         let downloader = HTTPFileDownloader()
         let task = Task { await downloader.download(requests, parallelism: 3) }
         let deadline = ContinuousClock.now + .seconds(10)
@@ -163,7 +167,8 @@ struct HTTPFileDownloaderTests {
         let cancelledAt = ContinuousClock.now
         downloader.cancelAll()
         let results = await task.value
-        #expect(ContinuousClock.now - cancelledAt < .seconds(2))
+        // Well before the I/O timeout (30 s) or the delay (90 s) would have ended them.
+        #expect(ContinuousClock.now - cancelledAt < .seconds(20))
         #expect(results.allSatisfy { if case .failure(let error) = $0 { error.code == .cancelled } else { false } })
     }
 
@@ -216,7 +221,9 @@ struct HTTPFileDownloaderTests {
         let fixture = try DownloadFixture()
         let content = DownloadFixture.bytes(400_000, seed: 11)
         try fixture.add("f", content)
-        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 100_000, duration: .milliseconds(300))))
+        // The stall only has to outlast the test's reaction to the progress report, however loaded
+        // the machine is; if the engine times out and resumes meanwhile, the file still appears mid-download.
+        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 100_000, duration: .seconds(3))))
         let existing = fixture.destination.appendingPathComponent("f")
         let log = ProgressLog()
         let request = fixture.request("f", content: content)
@@ -263,14 +270,14 @@ struct HTTPFileDownloaderTests {
         let small = fixture.root.appendingPathComponent("small")
         try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
         // A 1 MiB tmpfs, when this process may mount one (root); otherwise there is no full disk to test.
-        guard run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path]) == 0 else { return }
-        defer { _ = run("/bin/umount", [small.path]) }
+        guard await run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path]) == 0 else { return }
         var request = fixture.request("f", content: content)
         request.destinationDirectory = small
         await #expect { try await HTTPFileDownloader().download(request) } throws: {
             guard let error = $0 as? TransferError, error.code == .localFileError else { return false }
             return (error.underlying as? FileSystemFailure)?.errno == ENOSPC
         }
+        _ = await run("/bin/umount", [small.path])
     }
 
     @Test func hostileDeviceNamesLandSafelyInsideTheDestination() async throws {
@@ -335,13 +342,8 @@ struct HTTPFileDownloaderTests {
         #expect(try first.downloaded("b") == Array("two".utf8))
     }
 
-    private func run(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+    /// Runs a tool to its end (on a thread of its own) and returns its exit status; -1 when it cannot start.
+    private func run(_ tool: String, _ arguments: [String]) async -> Int32 {
+        (try? await runProgram(URL(fileURLWithPath: tool), arguments))?.status ?? -1
     }
 }

@@ -1,6 +1,7 @@
 import AIBuds
 import AIBudsDigest
 import AIBudsEmulator
+import AIBudsTestKit
 import Foundation
 import Synchronization
 
@@ -36,7 +37,7 @@ final class DownloadFixture {
             return value
         }
         let path = root.appendingPathComponent("device/file-\(number)").path
-        guard FileManager.default.createFile(atPath: path, contents: Data(content)) else { throw TestFailure("cannot write \(path)") }
+        try writeTestFile(content, to: URL(fileURLWithPath: path))
         let file = DataPlaneFile(id: "id-\(number)", size: Int64(content.count), etag: DataPlaneFile.etag(id: "id-\(number)", size: Int64(content.count), generation: generation), path: path)
         catalog.set(file, named: name)
         return file
@@ -60,17 +61,7 @@ final class DownloadFixture {
     }
 
     /// Pseudo-random bytes, the same for the same seed.
-    static func bytes(_ count: Int, seed: UInt64 = 1) -> [UInt8] {
-        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        var bytes = [UInt8](repeating: 0, count: count)
-        for index in bytes.indices {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            bytes[index] = UInt8(truncatingIfNeeded: state)
-        }
-        return bytes
-    }
+    static func bytes(_ count: Int, seed: UInt64 = 1) -> [UInt8] { pseudoRandomBytes(count, seed: seed) }
 }
 
 struct TestFailure: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import AIBudsDigest
+import AIBudsTestKit
 import Foundation
 import Testing
 
@@ -17,21 +18,21 @@ struct ImportCLITests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test func listImportNewAndDeleteAfter() throws {
+    @Test func listImportNewAndDeleteAfter() async throws {
         let fixture = try ImportEmulatorFixture([.photo("A.jpg", 30_000), .video("B.mp4", 700_000), .audio("C.m4a", 5_000)])
         defer { fixture.stop() }
         let env = environment(fixture)
 
-        let (listed, listing, listErrors) = try runAIBuds(["media", "list", "--device", fixture.address, "--json"], environment: env)
+        let (listed, listing, listErrors) = try await runAIBuds(["media", "list", "--device", fixture.address, "--json"], environment: env)
         #expect(listed == 0, "\(listErrors)")
         let files = try #require(try json(listing)["files"] as? [[String: Any]])
         #expect(files.map { $0["name"] as? String } == ["A.jpg", "B.mp4", "C.m4a"])
         #expect(files[1]["sixaxis"] as? Bool == true && files[1]["size"] as? Int == 700_000)
-        let (typed, videos, _) = try runAIBuds(["media", "list", "--device", fixture.address, "--type", "video"], environment: env)
+        let (typed, videos, _) = try await runAIBuds(["media", "list", "--device", fixture.address, "--type", "video"], environment: env)
         #expect(typed == 0 && videos.contains("B.mp4") && !videos.contains("A.jpg"))
 
         let folder = fixture.destination("cli")
-        let (imported, report, errors) = try runAIBuds(
+        let (imported, report, errors) = try await runAIBuds(
             ["media", "import", "--device", fixture.address, "--to", folder.path, "A.jpg", "B.mp4", "--json"], environment: env)
         #expect(imported == 0, "\(errors)")
         let document = try json(report)
@@ -43,25 +44,25 @@ struct ImportCLITests {
         #expect(try SHA256.hash(fileAt: folder.appendingPathComponent("B.mp4")).hexString == entries[1]["sha256"] as? String)
 
         // --new skips what the ledger has; --delete-after removes only what was imported and verified.
-        let (again, second, _) = try runAIBuds(
+        let (again, second, _) = try await runAIBuds(
             ["media", "import", "--device", fixture.address, "--to", folder.path, "--all", "--new", "--delete-after", "--json"],
             environment: env)
         #expect(again == 0)
         let secondFiles = try #require(try json(second)["files"] as? [[String: Any]])
         #expect(Dictionary(uniqueKeysWithValues: secondFiles.map { ($0["name"] as? String ?? "", $0["status"] as? String ?? "") })
             == ["A.jpg": "skipped", "B.mp4": "skipped", "C.m4a": "imported"])
-        let (_, remaining, _) = try runAIBuds(["media", "list", "--device", fixture.address, "--json"], environment: env)
+        let (_, remaining, _) = try await runAIBuds(["media", "list", "--device", fixture.address, "--json"], environment: env)
         #expect((try json(remaining)["files"] as? [[String: Any]])?.map { $0["name"] as? String } == ["A.jpg", "B.mp4"])
 
-        let (deleted, _, _) = try runAIBuds(["media", "delete", "--device", fixture.address, "A.jpg"], environment: env)
+        let (deleted, _, _) = try await runAIBuds(["media", "delete", "--device", fixture.address, "A.jpg"], environment: env)
         #expect(deleted == 0)
-        let (missing, _, message) = try runAIBuds(["media", "delete", "--device", fixture.address, "A.jpg"], environment: env)
+        let (missing, _, message) = try await runAIBuds(["media", "delete", "--device", fixture.address, "A.jpg"], environment: env)
         #expect(missing == 1 && message.contains("A.jpg") && message.contains("device status 2"))
-        let (all, allText, _) = try runAIBuds(["media", "delete", "--device", fixture.address, "--all"], environment: env)
+        let (all, allText, _) = try await runAIBuds(["media", "delete", "--device", fixture.address, "--all"], environment: env)
         #expect(all == 0 && allText.contains("Deleted 1 files"))
     }
 
-    @Test func usageErrorsExit64() throws {
+    @Test func usageErrorsExit64() async throws {
         for arguments in [
             ["media", "import", "--to", "/tmp/x", "--all"],
             ["media", "import", "--device", "udp://127.0.0.1:9", "--all"],
@@ -72,13 +73,13 @@ struct ImportCLITests {
             ["media", "delete", "--device", "udp://127.0.0.1:9"],
             ["demo", "--media-mb", "0"],
         ] {
-            let (status, _, errors) = try runAIBuds(arguments)
+            let (status, _, errors) = try await runAIBuds(arguments)
             #expect(status == 64, "\(arguments): \(errors)")
             #expect(errors.hasPrefix("aibuds: ") && errors.split(separator: "\n").count == 1)
         }
-        let (help, text, _) = try runAIBuds(["media", "import", "--help"])
+        let (help, text, _) = try await runAIBuds(["media", "import", "--help"])
         #expect(help == 0 && text.contains("--delete-after") && text.contains("--jobs N"))
-        let (unreachable, _, _) = try runAIBuds(["media", "list", "--device", "udp://127.0.0.1:9"])
+        let (unreachable, _, _) = try await runAIBuds(["media", "list", "--device", "udp://127.0.0.1:9"])
         #expect(unreachable == 69)
     }
 
@@ -87,25 +88,20 @@ struct ImportCLITests {
         let fixture = try ImportEmulatorFixture([.video("VID_long.mp4", UInt64(size), sixaxis: false)], faults: ["http-stall=8388608:30000"])
         defer { fixture.stop() }
         let folder = fixture.destination("cli")
-        let process = Process()
-        process.executableURL = try aibudsExecutable()
-        process.arguments = ["media", "import", "--device", fixture.address, "--to", folder.path, "--all"]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment(fixture)) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let process = try RunningProgram(
+            try aibudsExecutable(), ["media", "import", "--device", fixture.address, "--to", folder.path, "--all"],
+            environment: environment(fixture))
         try await waitUntil { (try? partialSize(folder, "VID_long.mp4")) ?? 0 > 0 }
         try await Task.sleep(for: .milliseconds(300))
-        kill(process.processIdentifier, SIGINT)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 130, "\(text)")
+        process.interrupt()
+        let result = try await onOwnThread { process.finish() }
+        let text = result.out + result.err
+        #expect(result.status == 130, "\(text)")
         #expect(text.contains("Cancelled: run the same command again to resume."))
         let kept = try partialSize(folder, "VID_long.mp4")
         #expect(kept > 0)
 
-        let (status, report, errors) = try runAIBuds(
+        let (status, report, errors) = try await runAIBuds(
             ["media", "import", "--device", fixture.address, "--to", folder.path, "--all", "--json"], environment: environment(fixture))
         #expect(status == 0, "\(errors)")
         let files = try #require(try json(report)["files"] as? [[String: Any]])
@@ -113,10 +109,10 @@ struct ImportCLITests {
         #expect(try SHA256.hash(fileAt: folder.appendingPathComponent("VID_long.mp4")) == fixture.sha256(of: "VID_long.mp4"))
     }
 
-    @Test func theDemoRunsEndToEnd() throws {
+    @Test func theDemoRunsEndToEnd() async throws {
         let folder = try makeTemporaryDirectory("import-demo")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, output, errors) = try runAIBuds(
+        let (status, output, errors) = try await runAIBuds(
             ["demo", "--media-mb", "20", "--to", folder.appendingPathComponent("out").path],
             environment: ["XDG_RUNTIME_DIR": folder.path, "XDG_DATA_HOME": folder.path])
         #expect(status == 0, "\(output)\(errors)")

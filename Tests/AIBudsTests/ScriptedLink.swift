@@ -139,29 +139,41 @@ final class ScriptedPlugin: BleConnectSDK {
     }
 }
 
-/// Records delegate callbacks in order.
+/// Records delegate callbacks in order, each with the device it is about (none for scanning).
+///
+/// As the SDK-wide delegate it hears every device of the process, other tests' included: a test
+/// asserts on ``events(of:)`` of its own device, and on ``scanEvents``.
 final class EventRecorder: SDKDelegate, DeviceDelegate {
-    private let log = Mutex<[String]>([])
-    var events: [String] { log.withLock { $0 } }
-    func record(_ event: String) { log.withLock { $0.append(event) } }
+    private let log = Mutex<[(device: UUID?, event: String)]>([])
+    /// Every event, in order.
+    var events: [String] { log.withLock { $0.map(\.event) } }
+    /// The events about `device`, in order.
+    func events(of device: any DeviceConvertible) -> [String] {
+        log.withLock { $0.filter { $0.device == device.uuid }.map(\.event) }
+    }
+    /// The scanning events, in order.
+    var scanEvents: [String] { log.withLock { $0.filter { $0.device == nil }.map(\.event) } }
+    func record(_ event: String, _ device: (any DeviceConvertible)? = nil) {
+        log.withLock { $0.append((device?.uuid, event)) }
+    }
     func removeAll() { log.withLock { $0.removeAll() } }
 
     func onScanningStatusChanged(_ isScanning: Bool) { record("scanning \(isScanning)") }
-    func didStartConnectingDevice(_ device: any DeviceConvertible) { record("connecting") }
-    func didConnectedToDevice(_ device: any DeviceConvertible) { record("connected") }
+    func didStartConnectingDevice(_ device: any DeviceConvertible) { record("connecting", device) }
+    func didConnectedToDevice(_ device: any DeviceConvertible) { record("connected", device) }
     func didFailToConnectDevice(_ device: any DeviceConvertible, error: NSError?) {
-        record("failed \(error?.code ?? 0)")
+        record("failed \(error?.code ?? 0)", device)
     }
     func device(_ device: any DeviceConvertible, didDisconnectWithError error: NSError?) {
-        record("disconnected \(error?.code ?? 0)")
+        record("disconnected \(error?.code ?? 0)", device)
     }
-    func deviceDidReady(_ device: any DeviceConvertible) { record("ready") }
+    func deviceDidReady(_ device: any DeviceConvertible) { record("ready", device) }
     func device(_ device: any DeviceConvertible, didBatteryStatusChanged status: BatteryStatusInfoModel) {
-        record("battery \(status.level)")
+        record("battery \(status.level)", device)
     }
-    func device(_ device: any DeviceConvertible, didWorkStateChanged state: WorkState) { record("workState \(state)") }
+    func device(_ device: any DeviceConvertible, didWorkStateChanged state: WorkState) { record("workState \(state)", device) }
     func device(_ device: any DeviceConvertible, didMediaCountInfoChanged info: MediaCountInfoModel) {
-        record("mediaCount \(info)")
+        record("mediaCount \(info)", device)
     }
 }
 

@@ -128,19 +128,35 @@ extension InMemoryLink {
 }
 
 extension InMemoryLink {
-    /// A link whose device responses are all lost for `outage`, starting at the response with
-    /// index `start`: a link drop that heals.
-    static func outage(after start: Int, lasting outage: Duration) -> InMemoryLink {
-        let began = Mutex<ContinuousClock.Instant?>(nil)
-        return losingResponses { index in
-            guard index >= start else { return false }
-            let now = ContinuousClock.now
-            let since = began.withLock { value in
-                if value == nil { value = now }
-                return value!
-            }
-            return now - since < outage
+    /// A link that drops mid-transfer and comes back: the device's response with index `start`
+    /// is lost, and so is every answer to that request's retransmissions, until the request has
+    /// been sent `transmissions` times (the SDK then gives up on it however late its timers fire;
+    /// an outage measured in wall-clock time could end before that on a loaded machine). The
+    /// default is what `SMPClientConfiguration.fastTest` sends.
+    static func dropping(
+        response start: Int, transmissions: Int = SMPClientConfiguration.fastTest.retransmissions + 1
+    ) -> InMemoryLink {
+        struct Outage {
+            var sequence: UInt8
+            var sent = 1
         }
+        let state = Mutex<(outage: Outage?, over: Bool)>((nil, false))
+        return InMemoryLink(drop: { direction, index, datagram in
+            guard datagram.count >= 8 else { return false }
+            let sequence = datagram[datagram.startIndex + 6]  // SMP header byte 6
+            return state.withLock { state in
+                guard !state.over else { return false }
+                if state.outage == nil, direction == .inbound, index >= start { state.outage = Outage(sequence: sequence) }
+                guard var outage = state.outage, outage.sequence == sequence else { return false }
+                if direction == .outbound {
+                    outage.sent += 1
+                    state.outage = outage
+                    return false
+                }
+                state.over = outage.sent >= transmissions
+                return true
+            }
+        })
     }
 }
 

@@ -16,8 +16,9 @@ extension LoopbackEmulator {
     }
 }
 
-/// The seed's example, in Swift, against the emulator's watch profile over UDP.
-@Suite(.serialized) struct TopStepSeedExampleTests {
+/// The seed's example, in Swift, against the emulator's watch profile over UDP. It initializes
+/// `AIBudsSDK`, so it holds its state lock exclusively (see `SDKStateLock`).
+@Suite(.serialized, .sdkState(.exclusive)) struct TopStepSeedExampleTests {
     @Test func theSeedExampleRunsAgainstTheWatch() async throws {
         let watch = try LoopbackEmulator.watch()
         defer { watch.stop() }

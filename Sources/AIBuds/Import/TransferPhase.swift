@@ -383,7 +383,10 @@ final class HashPrefetcher: Sendable {
     private let names: [String?]
     private let lookahead: Int
     private let fetch: @Sendable (String) async throws -> [UInt8]?
-    private let tasks = Mutex<(running: [Int: Task<[UInt8]?, any Error>], cancelled: Bool)>(([:], false))
+    /// Requests not yet waited for, every index ever started (so a file waited for early is not
+    /// asked for again when a lower index is waited for later), and whether all was cancelled.
+    private let tasks = Mutex<(running: [Int: Task<[UInt8]?, any Error>], started: Set<Int>, cancelled: Bool)>(
+        ([:], [], false))
 
     /// Creates a prefetcher of `names`, `lookahead` requests ahead of the file waited for.
     init(names: [String?], lookahead: Int, fetch: @escaping @Sendable (String) async throws -> [UInt8]?) {
@@ -397,8 +400,9 @@ final class HashPrefetcher: Sendable {
     func wait(_ index: Int) -> Result<[UInt8]?, any Error> {
         let task: Task<[UInt8]?, any Error>? = tasks.withLock { tasks in
             guard !tasks.cancelled else { return nil }
-            for next in index..<min(names.count, index + lookahead + 1) where tasks.running[next] == nil {
+            for next in index..<min(names.count, index + lookahead + 1) where !tasks.started.contains(next) {
                 guard let name = names[next] else { continue }
+                tasks.started.insert(next)
                 tasks.running[next] = Task { [fetch] in try await fetch(name) }
             }
             return tasks.running.removeValue(forKey: index)

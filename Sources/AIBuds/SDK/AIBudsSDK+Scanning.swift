@@ -72,27 +72,28 @@ extension AIBudsSDK {
         _ timeout: NSNumber?, deviceFoundHandler: AIBudsScanningOnDeviceFoundHandler?,
         completion: AIBudsOnScanStopHandler?
     ) -> AIBudsError? {
-        let session = ScanSession(foundHandler: deviceFoundHandler, stopHandler: completion)
-        let started: Result<([any BleConnectSDK], SDKConfiguration), AIBudsError> = state.withLock { state in
+        let started: Result<(ScanSession, [any BleConnectSDK], SDKConfiguration), AIBudsError> = state.withLock { state in
             guard state.isInitialized, !state.plugins.isEmpty else {
                 return .failure(AIBudsError(.sdkNotInitialized, "AIBudsSDK.initialize has not succeeded"))
             }
             guard state.scan == nil else { return .failure(AIBudsError(.scanningAlreadyRunning)) }
+            let session = ScanSession(foundHandler: deviceFoundHandler, stopHandler: completion, delegate: state.delegate)
             state.scan = session
-            return .success((state.plugins, state.configuration))
+            return .success((session, state.plugins, state.configuration))
         }
+        let session: ScanSession
         let plugins: [any BleConnectSDK]
         let configuration: SDKConfiguration
         switch started {
         case .failure(let error): return error
-        case .success(let value): (plugins, configuration) = value
+        case .success(let value): (session, plugins, configuration) = value
         }
         let seconds = timeout?.doubleValue ?? configuration.scanTimeoutInSeconds
         let onlyKnown = configuration.onlyDiscoverKnownDevices
         logger.log(.info, "scan", "scanning \(seconds > 0 ? "for \(seconds) s" : "until stopped")")
         AIBudsCall.deliver {
             NotificationCenter.default.post(name: .scanningStart, object: nil)
-            AIBudsSDK.delegate?.onScanningStatusChanged(true)
+            session.delegate?.onScanningStatusChanged(true)
         }
         let task = Task {
             await withTaskGroup(of: Void.self) { group in

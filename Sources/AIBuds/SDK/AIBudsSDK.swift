@@ -112,8 +112,9 @@ public final class AIBudsSDK: Sendable {
             minimumLevel: configuration.logLevel, destinations: [ConsoleLogDestination(formatter: formatter)])
     }
 
-    /// Returns the SDK to its uninitialized state (tests only).
-    static func resetForTesting() {
+    /// Returns the SDK to its uninitialized state (tests only: `AIBudsTestKit`'s `SDKStateLock`
+    /// calls it around every test that changes the SDK's state).
+    package static func resetForTesting() {
         stopScanning()
         state.withLock { $0 = State() }
         StoredDevicesMgr.resetForTesting()

@@ -5,7 +5,8 @@ import Synchronization
 /// One running scan: its handlers, the devices it reported, and whether it has finished.
 ///
 /// Reports and the final stop are queued to the callback queue under one lock, so no report is
-/// delivered after the stop handler.
+/// delivered after the stop handler. The SDK delegate of the scan's start also hears its stop, even
+/// when the SDK was reset in between.
 final class ScanSession: Sendable {
     /// Why a scan ended.
     enum EndReason: Sendable { case timeout, canceled, failed }
@@ -14,16 +15,26 @@ final class ScanSession: Sendable {
         var seen: Set<UUID> = []
         var finished = false
         var task: Task<Void, Never>?
+        weak var delegate: (any SDKDelegate)?
     }
 
     let foundHandler: AIBudsScanningOnDeviceFoundHandler?
     let stopHandler: AIBudsOnScanStopHandler?
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
-    init(foundHandler: AIBudsScanningOnDeviceFoundHandler?, stopHandler: AIBudsOnScanStopHandler?) {
+    init(
+        foundHandler: AIBudsScanningOnDeviceFoundHandler?, stopHandler: AIBudsOnScanStopHandler?,
+        delegate: (any SDKDelegate)?
+    ) {
         self.foundHandler = foundHandler
         self.stopHandler = stopHandler
+        var initial = State()
+        initial.delegate = delegate
+        state = Mutex(initial)
     }
+
+    /// The SDK delegate the scan reports its start and stop to (held weakly).
+    var delegate: (any SDKDelegate)? { state.withLock { $0.delegate } }
 
     func attach(_ task: Task<Void, Never>) {
         let finished = state.withLock { state -> Bool in
@@ -55,12 +66,13 @@ final class ScanSession: Sendable {
             guard !state.finished else { return .none }
             state.finished = true
             let stopHandler = self.stopHandler
+            let delegate = state.delegate
             AIBudsCall.deliver {
                 if reason == .canceled {
                     NotificationCenter.default.post(name: .scanningCanceled, object: nil)
                 }
                 NotificationCenter.default.post(name: .scanningStop, object: nil)
-                AIBudsSDK.delegate?.onScanningStatusChanged(false)
+                delegate?.onScanningStatusChanged(false)
                 stopHandler?()
             }
             return .some(state.task)
