@@ -4,6 +4,7 @@ import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsLog
 import AIBudsSMP
+import AIBudsTestKit
 import Foundation
 import Synchronization
 import Testing
@@ -13,7 +14,7 @@ import Glibc
 
 extension SDKTests {
     /// The SMP plugin and devices against real emulators over UDP.
-    @Suite struct Emulators {
+    @Suite(.sdkState(.exclusive)) struct Emulators {
         let fixture: EmulatorFixture
 
         init() throws {
