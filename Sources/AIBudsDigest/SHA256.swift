@@ -56,13 +56,18 @@ public final class SHA256 {
 extension Sequence where Element == UInt8 {
     /// Lower-case hexadecimal text of these bytes.
     public var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(underestimatedCount * 2)
         for byte in self {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+            text.append(hexDigit(byte >> 4))
+            text.append(hexDigit(byte & 0x0F))
         }
         return String(decoding: text, as: UTF8.self)
     }
+}
+
+/// The lower-case hexadecimal digit of a value 0–15.
+@inline(__always)
+private func hexDigit(_ value: UInt8) -> UInt8 {
+    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
 }

@@ -64,7 +64,7 @@ struct ImportBatchingTests {
         try await Task.sleep(for: .milliseconds(100))
         #expect(delivered.withLock { $0.count } == 1000)
         batcher.send(-1)
-        batcher.flush()
+        batcher.close()
         let all = delivered.withLock { $0 }
         #expect(all.last == -1)
         for thread in 0..<4 {

@@ -198,7 +198,7 @@ public final class MediaImportEngine: Sendable {
             // Events come from several threads, thousands a second: they reach the consumer in bursts.
             let events = EventBatcher<MediaImportEvent> { continuation.yield($0) }
             (result, hotspotLost) = await run.run { events.send($0) }
-            events.flush()
+            events.close()
         } catch {
             result = .rejected(AIBudsError.from(error))
         }

@@ -279,6 +279,8 @@ private final class BatchState: Sendable {
         var sizes: [UInt64]
         var unreported: [UInt64]
         var lastChunkEvent: [ContinuousClock.Instant?]
+        /// The files with bytes held back (unreported > 0).
+        var held: Set<Int> = []
         var verified: [Bool]
         var cancelled = false
         var abortReason: AIBudsError?
@@ -323,10 +325,14 @@ private final class BatchState: Sendable {
             state.unreported[index] += count
             let last = state.lastChunkEvent[index]
             if last == nil { state.lastChunkEvent[index] = now }
-            guard reportNow || last.map({ now - $0 >= Self.chunkEventInterval }) == true else { return }
+            guard reportNow || last.map({ now - $0 >= Self.chunkEventInterval }) == true else {
+                state.held.insert(index)
+                return
+            }
             state.lastChunkEvent[index] = now
             report(state.unreported[index])
             state.unreported[index] = 0
+            state.held.remove(index)
         }
     }
 
@@ -335,11 +341,14 @@ private final class BatchState: Sendable {
     func reportHeldChunks(report: (_ index: Int, _ count: UInt64, _ transferred: UInt64, _ size: UInt64) -> Void) {
         let now = ContinuousClock.now
         state.withLock { state in
-            for index in state.unreported.indices where state.unreported[index] > 0 {
+            for index in state.held.sorted() {
                 guard let last = state.lastChunkEvent[index], now - last >= Self.chunkEventInterval else { continue }
                 state.lastChunkEvent[index] = now
-                report(index, state.unreported[index], state.transferred[index], state.sizes[index])
+                if state.unreported[index] > 0 {
+                    report(index, state.unreported[index], state.transferred[index], state.sizes[index])
+                }
                 state.unreported[index] = 0
+                state.held.remove(index)
             }
         }
     }
@@ -350,6 +359,7 @@ private final class BatchState: Sendable {
         state.withLock { state in
             report(state.unreported[index], state.transferred[index])
             state.unreported[index] = 0
+            state.held.remove(index)
             return state.fetched[index]
         }
     }

@@ -69,7 +69,7 @@ struct DownloadPaths: Sendable {
 
     init(_ request: DownloadRequest) {
         var destination = request.destinationDirectory.path
-        while destination.count > 1 && destination.hasSuffix("/") { destination.removeLast() }
+        while destination.utf8.count > 1 && destination.utf8.last == UInt8(ascii: "/") { destination.removeLast() }
         self.destination = destination
         partialDirectory = destination + "/.partial"
         partialFile = partialDirectory + "/" + request.localName + ".part"

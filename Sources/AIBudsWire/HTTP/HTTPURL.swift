@@ -53,13 +53,13 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
 
     /// The URL as text.
     public var description: String {
-        let hostText = host.contains(":") ? "[\(host)]" : host
+        let hostText = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         return "http://\(hostText):\(port)\(path)"
     }
 
     /// The `Host` header value.
     public var hostHeader: String {
-        let hostText = host.contains(":") ? "[\(host)]" : host
+        let hostText = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         return port == 80 ? hostText : "\(hostText):\(port)"
     }
 }
