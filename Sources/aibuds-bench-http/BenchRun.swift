@@ -214,8 +214,13 @@ enum BenchRun {
             url = String(words[2])
         }
 
+        /// Asks the process to end (SIGTERM: an emulator removes its announcement); kills it when
+        /// it is still there after 3 s (a child inherits the runner thread's blocked signals).
         func stop() {
             process.terminate()
+            let deadline = ContinuousClock.now + .seconds(3)
+            while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
 
