@@ -17,7 +17,7 @@ import Testing
 ///   and leaves nothing behind.
 /// - ``Access/shared``: tests that only use SDK devices (an `SMPDevice` made without
 ///   `AIBudsSDK`): they run side by side, never while an exclusive test has changed the
-///   configuration their devices read.
+///   configuration their devices read or listens to the SDK-wide delegate that hears them.
 ///
 /// Waiters are served in arrival order, so a waiting exclusive test is not starved by a stream
 /// of shared ones. The lock is re-entrant within a test (a suite and its nested suites may both
@@ -117,11 +117,13 @@ public struct SDKStateTrait: SuiteTrait, TestTrait, TestScoping {
     /// Nested suites' tests take the lock too.
     public var isRecursive: Bool { true }
 
-    /// Runs the test holding the lock.
+    /// Runs the test holding the lock, with the strongest access that any of its traits asks for
+    /// (a suite nested in a shared one may ask for exclusive access).
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await SDKStateLock.shared.withAccess(access, function)
+        let exclusive = test.traits.contains { ($0 as? SDKStateTrait)?.access == .exclusive }
+        try await SDKStateLock.shared.withAccess(exclusive ? .exclusive : access, function)
     }
 }
 

@@ -29,7 +29,7 @@ enum Smpmgr {
     /// Runs smpmgr against the device at `ip` (UDP port 1337, smpmgr's only port).
     static func call(ip: String, _ arguments: String...) async throws -> (status: Int32, output: String) {
         guard let executable else { throw HarnessError("smpmgr is not available") }
-        return try await onOwnThread { try run(executable, ["--ip", ip, "--timeout", "3"] + arguments, timeout: .seconds(60)) }
+        return try await onOwnThread { try run(executable, ["--ip", ip, "--timeout", "10"] + arguments, timeout: .seconds(60)) }
     }
 
     /// Runs several smpmgr commands in one `smpmgr interactive` process (one Python start instead
@@ -37,7 +37,7 @@ enum Smpmgr {
     /// no argument may contain one.
     static func session(ip: String, _ commands: [[String]]) async throws -> [String] {
         guard let executable else { throw HarnessError("smpmgr is not available") }
-        let script = commands.map { (["--ip", ip, "--timeout", "3"] + $0).joined(separator: " ") + "\n" }.joined() + "exit\n"
+        let script = commands.map { (["--ip", ip, "--timeout", "10"] + $0).joined(separator: " ") + "\n" }.joined() + "exit\n"
         let result = try await onOwnThread { try run(executable, ["interactive"], input: Data(script.utf8), timeout: .seconds(120)) }
         // The banner, then one "smpmgr >" prompt before each command's output.
         let parts = result.output.components(separatedBy: "smpmgr >").dropFirst()

@@ -25,8 +25,9 @@ final class UDPProbe: Sendable {
 
     func send(_ datagram: Data) throws { try socket.send(datagram) }
 
-    /// Waits up to `timeout` for `count` datagrams in total; returns all received so far.
-    func receive(count: Int = 1, timeout: Duration = .seconds(2)) async -> [Data] {
+    /// Waits up to `timeout` for `count` datagrams in total; returns all received so far. (The
+    /// default is long: it costs nothing when the datagrams come, and a loaded machine is slow.)
+    func receive(count: Int = 1, timeout: Duration = .seconds(10)) async -> [Data] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if inbox.count >= count { return inbox.peek() }
@@ -39,7 +40,7 @@ final class UDPProbe: Sendable {
     func take() -> [Data] { inbox.take().map(\.0) }
 
     /// Sends `request` and waits for its response; nil on timeout.
-    func call<R: SMPRequest>(_ request: R, sequence: UInt8, timeout: Duration = .seconds(2)) async throws -> R.Response? {
+    func call<R: SMPRequest>(_ request: R, sequence: UInt8, timeout: Duration = .seconds(10)) async throws -> R.Response? {
         _ = take()
         try send(request.packet(sequence: sequence).encoded())
         guard let datagram = await receive(timeout: timeout).first else { return nil }
@@ -118,7 +119,7 @@ func startEmulator(_ adjust: (inout EmulatorConfiguration) -> Void = { _ in }) t
             try probe.send(FileDownloadRequest(off: UInt64(index * 900), name: "/media/AUD_20260301_104000.m4a")
                 .packet(sequence: UInt8(100 + index)).encoded())
         }
-        let responses = await probe.receive(count: 40, timeout: .seconds(5))
+        let responses = await probe.receive(count: 40, timeout: .seconds(20))
         let elapsed = ContinuousClock.now - start
         #expect(responses.count == 40)
         #expect(responses.allSatisfy { $0.count <= 976 })
@@ -136,7 +137,7 @@ func startEmulator(_ adjust: (inout EmulatorConfiguration) -> Void = { _ in }) t
         let probe = try UDPProbe(to: doublingAddress)
         try probe.send(OSEchoRequest(d: "twice").packet(sequence: 9).encoded())
         // The request arrives twice (the second from the replay cache) and each answer is doubled.
-        let responses = await probe.receive(count: 4, timeout: .seconds(2))
+        let responses = await probe.receive(count: 4)
         #expect(responses.count == 4)
         #expect(Set(responses).count == 1)
     }

@@ -3,6 +3,7 @@ import AIBudsDigest
 import AIBudsEmulator
 import AIBudsTestKit
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("HTTP download engine against the real data plane")
@@ -221,16 +222,20 @@ struct HTTPFileDownloaderTests {
         let fixture = try DownloadFixture()
         let content = DownloadFixture.bytes(400_000, seed: 11)
         try fixture.add("f", content)
-        // The stall only has to outlast the test's reaction to the progress report, however loaded
-        // the machine is; if the engine times out and resumes meanwhile, the file still appears mid-download.
-        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 100_000, duration: .seconds(3))))
         let existing = fixture.destination.appendingPathComponent("f")
-        let log = ProgressLog()
         let request = fixture.request("f", content: content)
-        let task = Task { try await HTTPFileDownloader().download(request) { log.record($0) } }
-        try await log.wait(forBytes: 100_000)
-        try Data("theirs".utf8).write(to: existing)
+        // The file appears once 100 kB have arrived: written from the progress callback, on the
+        // download's thread, so always before the commit (a 300 ms stall for the test to notice the
+        // progress and write the file was too short on a loaded machine).
+        let written = Mutex(false)
+        let task = Task {
+            try await HTTPFileDownloader().download(request) { progress in
+                guard progress.bytesTransferred >= 100_000, written.withLock({ done in defer { done = true }; return !done }) else { return }
+                try? Data("theirs".utf8).write(to: existing)
+            }
+        }
         await #expect { try await task.value } throws: { ($0 as? TransferError)?.code == .fileExists }
+        #expect(written.withLock { $0 })
         #expect(try Data(contentsOf: existing) == Data("theirs".utf8))
         #expect(fixture.partialFiles() == ["f.part", "f.part.meta"])
     }

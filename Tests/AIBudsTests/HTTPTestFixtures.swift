@@ -78,7 +78,7 @@ final class ProgressLog: Sendable {
     var bytesTransferred: Int64 { reports.withLock { $0.last?.bytesTransferred ?? 0 } }
 
     /// Waits (polling) until at least `bytes` have been written.
-    func wait(forBytes bytes: Int64, timeout: Duration = .seconds(10)) async throws {
+    func wait(forBytes bytes: Int64, timeout: Duration = .seconds(30)) async throws {
         let deadline = ContinuousClock.now + timeout
         while bytesTransferred < bytes {
             guard ContinuousClock.now < deadline else { throw TestFailure("progress stuck at \(bytesTransferred)") }

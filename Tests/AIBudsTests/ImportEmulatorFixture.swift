@@ -267,7 +267,7 @@ extension ImportEmulatorFixture {
     /// The emulated glasses as the SDK's SMP device, connected and ready.
     func connect() async throws -> SMPGlassesDevice {
         let plugin = SMPConnectSDK(discoveryDirectory: folder.appendingPathComponent("discovery"))
-        let found = try await plugin.discoverPeripheral(at: DeviceAddress(parsing: address), timeout: .seconds(3))
+        let found = try await plugin.discoverPeripheral(at: DeviceAddress(parsing: address), timeout: .seconds(10))
         guard let candidate = plugin.create(found.peripheral, advertisementData: found.advertisement.dictionary, rssi: nil),
             let device = SMPGlassesDevice(device: candidate)
         else { throw AIBudsError(.pluginUnavailable, "the emulator at \(address) is not glasses") }

@@ -1,5 +1,6 @@
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsTestKit
 import Foundation
 import Synchronization
 import Testing
@@ -58,9 +59,8 @@ extension SDKTests {
             try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
             let nmcli = tools.appendingPathComponent("nmcli")
             let secretFile = fixture.folder.appendingPathComponent("passphrase")
-            try "#!/bin/sh\nprintf '%s' \"$6\" > '\(secretFile.path)'\necho \"Error: no network with $*\" >&2\nexit 10\n"
-                .write(to: nmcli, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: nmcli.path)
+            try await writeExecutableScript(
+                "#!/bin/sh\nprintf '%s' \"$6\" > '\(secretFile.path)'\necho \"Error: no network with $*\" >&2\nexit 10\n", to: nmcli)
             let log = RecordingLogService(redactor: LogRedactor())
             let joiner = NetworkManagerHotspotJoiner(attempts: 1, environment: ["PATH": tools.path], logger: log)
             let engine = MediaImportEngine(channel: device, joiner: joiner, stabilization: VideoStabilizationRegistry(), logger: log)

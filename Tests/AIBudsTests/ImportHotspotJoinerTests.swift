@@ -1,4 +1,5 @@
 import AIBudsLog
+import AIBudsTestKit
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ struct ImportHotspotJoinerTests {
         ssid: "AIBuds-7F3A", passphrase: "s3cret-Passphrase-42", baseURL: URL(string: "http://192.168.4.1:8080")!)
 
     /// A folder holding a stand-in `nmcli` that records its arguments and behaves as `body` says.
-    private func standIn(_ body: String) throws -> (directory: URL, argumentsFile: URL) {
+    private func standIn(_ body: String) async throws -> (directory: URL, argumentsFile: URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nmcli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let argumentsFile = directory.appendingPathComponent("arguments")
@@ -20,8 +21,7 @@ struct ImportHotspotJoinerTests {
             \(body)
             """
         let tool = directory.appendingPathComponent("nmcli")
-        try script.write(to: tool, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool.path)
+        try await writeExecutableScript(script, to: tool)  // not a "text file busy" when run
         return (directory, argumentsFile)
     }
 
@@ -32,7 +32,7 @@ struct ImportHotspotJoinerTests {
     }
 
     @Test func joinsWithTheDocumentedCommandLine() async throws {
-        let (directory, argumentsFile) = try standIn("echo \"Device 'wlan0' successfully activated\"; exit 0")
+        let (directory, argumentsFile) = try await standIn("echo \"Device 'wlan0' successfully activated\"; exit 0")
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = RecordingLogService(redactor: LogRedactor())
         try await joiner(directory, logger: log).join(network)
@@ -44,7 +44,7 @@ struct ImportHotspotJoinerTests {
 
     @Test func failureIsTypedAndNeverShowsThePassphrase() async throws {
         // A tool that echoes its arguments (the passphrase among them) when it fails.
-        let (directory, _) = try standIn("echo \"Error: cannot connect with $*\" >&2; exit 4")
+        let (directory, _) = try await standIn("echo \"Error: cannot connect with $*\" >&2; exit 4")
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = RecordingLogService(redactor: LogRedactor())
         let error = await #expect(throws: HotspotJoinError.self) {
@@ -69,7 +69,7 @@ struct ImportHotspotJoinerTests {
     }
 
     @Test func aHangingToolIsStoppedAfterTheTimeout() async throws {
-        let (directory, _) = try standIn("exec /bin/sleep 120")
+        let (directory, _) = try await standIn("exec /bin/sleep 120")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clock = ContinuousClock()
         let started = clock.now
@@ -82,7 +82,7 @@ struct ImportHotspotJoinerTests {
     }
 
     @Test func cancellingStopsTheTool() async throws {
-        let (directory, _) = try standIn("exec /bin/sleep 120")
+        let (directory, _) = try await standIn("exec /bin/sleep 120")
         defer { try? FileManager.default.removeItem(at: directory) }
         let joiner = joiner(directory, timeout: .seconds(60))
         let network = network

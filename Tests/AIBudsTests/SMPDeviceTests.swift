@@ -4,6 +4,7 @@ import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsLog
 import AIBudsSMP
+import AIBudsTestKit
 import Foundation
 import Synchronization
 import Testing
@@ -13,7 +14,7 @@ import Glibc
 
 extension SDKTests {
     /// The SMP plugin and devices against real emulators over UDP.
-    @Suite struct Emulators {
+    @Suite(.sdkState(.exclusive)) struct Emulators {
         let fixture: EmulatorFixture
 
         init() throws {
@@ -225,7 +226,7 @@ extension SDKTests {
             try await Task.sleep(for: .milliseconds(300))
             running = try fixture.start(.earbuds, name: "Restart Buds", port: running.address.port)
             defer { running.stop() }
-            #expect(await eventually(timeout: .seconds(10)) { events.events.last == "ready" })
+            #expect(await eventually { events.events.last == "ready" })
             // The link's error: the datagrams were refused (2003) or got no answer (2006).
             let lost = events.events.first(where: { $0.hasPrefix("disconnected") })
             #expect(lost == "disconnected 2003" || lost == "disconnected 2006")
@@ -248,7 +249,7 @@ extension SDKTests {
             #expect(await eventually { events.events.contains { $0.hasPrefix("disconnected") } })
             running = try fixture.start(.watch, name: "Moving Watch")
             defer { running.stop() }
-            #expect(await eventually(timeout: .seconds(10)) { events.events.last == "ready" })
+            #expect(await eventually { events.events.last == "ready" })
             #expect(device.peripheral.address != oldAddress)
             #expect(device.peripheral.address.description == running.url)
             await device.disconnectAndWait()

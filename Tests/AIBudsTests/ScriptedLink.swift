@@ -177,9 +177,10 @@ final class EventRecorder: SDKDelegate, DeviceDelegate {
     }
 }
 
-/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
+/// Polls `condition` until it holds or `timeout` passes; returns whether it held. The default is
+/// long: it costs nothing when the condition comes true, and a loaded machine can take seconds.
 @discardableResult
-func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () async -> Bool) async -> Bool {
+func eventually(timeout: Duration = .seconds(20), _ condition: @Sendable () async -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {

@@ -7,8 +7,9 @@ import Foundation
 import Testing
 @testable import TopStepComKit
 
-/// Waits until `condition` holds, checking every 10 ms, for at most `limit`.
-func eventually(within limit: Duration = .seconds(3), _ condition: () -> Bool) async -> Bool {
+/// Waits until `condition` holds, checking every 10 ms, for at most `limit` (long: it costs
+/// nothing when the condition comes true, and a loaded machine can take seconds).
+func eventually(within limit: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + limit
     while ContinuousClock.now < deadline {
         if condition() { return true }
@@ -36,7 +37,7 @@ func eventually(within limit: Duration = .seconds(3), _ condition: () -> Bool) a
 
     /// Waits until the observer has a long-poll held on the device.
     func waitForPoll(_ rig: WatchRig, count: Int = 2) async {
-        _ = await eventually { changedRequests(rig) >= count }
+        #expect(await eventually { changedRequests(rig) >= count }, "the observer never held a long-poll")
     }
 
     @Test func aNewRecordingFiresOnceForAudio() async throws {

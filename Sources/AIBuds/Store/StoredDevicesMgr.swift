@@ -84,11 +84,15 @@ public final class StoredDevicesMgr: Sendable {
     }
 
     /// Saves the stored devices in the background; the completion runs once on the callback queue.
+    ///
+    /// It saves the list configured when it is called, to that list's file: the save runs later,
+    /// when the configured file may be another one (after a reset, an empty list went to the user's).
     public static func saveDevicesInBackgroundWithCompletion(_ completion: (@Sendable ((any Error)?) -> Void)?) {
+        let store = self.store
         Task.detached {
             let failure: (any Error)?
             do {
-                try await saveDevices()
+                try store.save()
                 failure = nil
             } catch {
                 failure = AIBudsError.nsError(from: error)
