@@ -1,7 +1,7 @@
 import Foundation
 
 /// `run --work DIR [--trials N] [--aibuds PATH] [--skip-engine] [--skip-faults] [--fault-imports N]
-/// [--sweep]`: the whole HTTP data-plane benchmark in one run, printed as Markdown: first the
+/// [--sweep] [--only large|small|shaped|faults]`: the whole HTTP data-plane benchmark in one run, printed as Markdown: first the
 /// command users run (`aibuds media import`, see ``BenchImport``) against curl, then the download
 /// engine alone against curl. Needs `/usr/bin/time`, `curl` and a release build of `aibuds`.
 enum BenchRun {
@@ -38,13 +38,20 @@ enum BenchRun {
         }
         let setup = BenchImport.Setup(aibuds: aibuds, files: files, out: out, trials: trials)
         report += ["", "## `aibuds media import` against curl"]
-        report += try await BenchImport.compare(set: "large", title: "4 × 256 MiB, unlimited link", withoutListedDigests: false, setup: setup)
-        report += try await BenchImport.compare(set: "small", title: "2,000 × 64 KiB, unlimited link", withoutListedDigests: true, setup: setup)
-        report += try await BenchImport.shaped(setup: setup)
-        if !options.flag("--skip-faults") {
+        // `--only PART` measures one part of the import comparison and leaves out the engine figures.
+        let only = options.value("--only")
+        let wanted = { (part: String) in only == nil || only == part }
+        if wanted("large") {
+            report += try await BenchImport.compare(set: "large", title: "4 × 256 MiB, unlimited link", withoutListedDigests: false, setup: setup)
+        }
+        if wanted("small") {
+            report += try await BenchImport.compare(set: "small", title: "2,000 × 64 KiB, unlimited link", withoutListedDigests: true, setup: setup)
+        }
+        if wanted("shaped") { report += try await BenchImport.shaped(setup: setup) }
+        if wanted("faults"), !options.flag("--skip-faults") {
             report += try await BenchImport.faults(imports: try options.int("--fault-imports", default: 100), seed: 42, setup: setup)
         }
-        if !options.flag("--skip-engine") {
+        if only == nil, !options.flag("--skip-engine") {
             report += ["", "## The download engine alone (`HTTPFileDownloader`)"]
             report += try engine(me: me, files: files, out: out, trials: trials, options: options)
         }
