@@ -80,7 +80,7 @@ final class FileDownloadJob: Sendable {
         try checkDestination(paths)
         guard !isCancelled else { throw cancelledError }
 
-        var part = try PartialFile(paths: paths, url: request.url, buffer: buffer)
+        var part = try PartialFile(paths: paths, url: request.url, expectedSize: request.expectedSize, buffer: buffer)
         let resumed = part.length
         var received: Int64 = 0
         var attempts = 0

@@ -9,12 +9,13 @@ import Glibc
 /// A download in progress on disk: `<dest>/.partial/<name>.part`, the SHA-256 of its bytes so
 /// far, and the validator (URL, ETag, size) it belongs to.
 ///
-/// A large body is written with `O_DIRECT` where the file system allows it: the bytes go from the
+/// Bodies are written with `O_DIRECT` where the file system allows it: the bytes go from the
 /// download buffer to the disk without a copy through the page cache, which measured several
-/// times cheaper than buffered writes plus `fsync` (docs/benchmarks.md); small files are written
-/// buffered, where a direct write's device round trip would cost more than the copy. Direct
-/// writes must be whole blocks at block offsets, so while they are on the file length stays a
-/// multiple of `alignment`; the last partial block is written normally.
+/// times cheaper than buffered writes plus `fsync` for large files and steadier and cheaper for
+/// small ones too (page-cache allocation is slow and erratic on the benchmark machine, and after
+/// direct writes the commit's `syncfs` has almost nothing left to write; docs/benchmarks.md).
+/// Direct writes must be whole blocks at block offsets, so while they are on the file length
+/// stays a multiple of `alignment`; the last partial block is written normally.
 ///
 /// The validator is written beside the file (`<name>.part.meta`) only when a download stops
 /// early, so that a later download can resume with `Range` + `If-Range`; a `.part` without one
@@ -37,8 +38,6 @@ struct PartialFile {
     #else
     static let directFlag: Int32 = 0
     #endif
-    /// The smallest body written with direct writes.
-    static let directThreshold: Int64 = 8 << 20
     /// How many written bytes accumulate before their writeback is started (buffered mode).
     private static let writebackStep: Int64 = 8 << 20
 
@@ -60,20 +59,28 @@ struct PartialFile {
 
     /// Opens (creating `.partial/` and the file as needed) the partial file of a download. Bytes
     /// already there are kept, and hashed through `buffer`, only when their validator was saved
-    /// for the same URL.
-    init(paths: DownloadPaths, url: String, buffer: UnsafeMutableRawBufferPointer) throws {
+    /// for the same URL. A file expected to be smaller than a block is written buffered.
+    init(paths: DownloadPaths, url: String, expectedSize: Int64?, buffer: UnsafeMutableRawBufferPointer) throws {
         self.paths = paths
         var fd: Int32 = -1
-        for _ in 0..<3 {
-            fd = open(paths.partialFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // Direct writes from the start where the file system takes them (EINVAL where it does not).
+        let wholeBlocks = (expectedSize ?? Int64.max) >= Int64(PartialFile.directAlignment)
+        var flags = O_RDWR | O_CREAT | O_CLOEXEC | (wholeBlocks ? PartialFile.directFlag : 0)
+        for _ in 0..<4 {
+            fd = open(paths.partialFile, flags, 0o644)
+            if fd >= 0 { break }
+            if errno == EINVAL, flags & PartialFile.directFlag != 0 {
+                flags &= ~PartialFile.directFlag
+                continue
+            }
             // ENOENT: no `.partial/` yet (or another batch removed the empty folder): make it.
-            if fd >= 0 || errno != ENOENT { break }
+            guard errno == ENOENT else { break }
             if mkdir(paths.partialDirectory, 0o755) != 0, errno != EEXIST {
                 throw PartialFile.failure("mkdir", paths.partialDirectory)
             }
         }
         descriptor = fd
-        direct = false
+        direct = flags & PartialFile.directFlag != 0
         guard descriptor >= 0 else { throw PartialFile.failure("open", paths.partialFile) }
         do {
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
@@ -83,6 +90,9 @@ struct PartialFile {
             guard fstat(descriptor, &info) == 0 else { throw PartialFile.failure("fstat", paths.partialFile) }
             let existing = Int64(info.st_size)
             guard existing > 0 else { return }
+            // Bytes from an earlier run are read back buffered; `useDirectWrites` turns direct
+            // writes on again when the length allows.
+            if direct { setDirect(false) }
             // The same file of the device: the same path. Host and port change with every transfer
             // session (the device opens its data plane afresh); If-Range with the saved ETag still
             // guards the bytes.
@@ -106,10 +116,10 @@ struct PartialFile {
         return a.path == b.path
     }
 
-    /// Turns direct writes on for a body of `bytes` more bytes when it is large enough to gain
-    /// from them and the file ends at a block boundary.
+    /// Turns direct writes (back) on for the body to come when the file ends at a block
+    /// boundary and the body has at least one whole block.
     mutating func useDirectWrites(forComing bytes: Int64) {
-        guard !direct, PartialFile.directFlag != 0, bytes >= PartialFile.directThreshold,
+        guard !direct, PartialFile.directFlag != 0, bytes >= Int64(PartialFile.directAlignment),
             length % Int64(PartialFile.directAlignment) == 0
         else { return }
         setDirect(true)
