@@ -47,7 +47,76 @@ struct HTTPFileDownloaderTests {
         for index in 0..<40 { #expect(try fixture.downloaded("f\(index)") == DownloadFixture.bytes(1000 + index, seed: UInt64(index))) }
     }
 
-    @Test(arguments: [3_000_000, 12_000_000])  // buffered writes, and direct writes for a large body
+    @Test func directWritesOfSizesThatAreNotWholeBlocksAreByteIdentical() async throws {
+        let fixture = try DownloadFixture()
+        // Under a block (written buffered), a block less one, whole blocks, and whole blocks with a
+        // tail (direct, then the tail buffered), also across the 1 MiB download buffer.
+        let sizes = [1, 4095, 4096, 4097, 8191, 65_536, 65_537, 1_048_575, 1_048_577, 3_000_001]
+        var requests: [DownloadRequest] = []
+        for (index, size) in sizes.enumerated() {
+            let content = DownloadFixture.bytes(size, seed: UInt64(200 + index))
+            try fixture.add("s\(size)", content)
+            requests.append(fixture.request("s\(size)", content: content))
+        }
+        let results = await HTTPFileDownloader().download(requests, parallelism: 3)
+        for (index, size) in sizes.enumerated() {
+            let result = try results[index].get()
+            #expect(result.size == Int64(size))
+            #expect(try fixture.downloaded("s\(size)") == DownloadFixture.bytes(size, seed: UInt64(200 + index)))
+        }
+        #expect(fixture.partialFiles().isEmpty)
+    }
+
+    @Test func aBatchResumesFilesWithStateAndCreatesTheOthersAfresh() async throws {
+        let fixture = try DownloadFixture()
+        var requests: [DownloadRequest] = []
+        var contents: [[UInt8]] = []
+        for index in 0..<12 {
+            let content = DownloadFixture.bytes(65_536 + 100 * index, seed: UInt64(300 + index))
+            let file = try fixture.add("b\(index)", content)
+            let request = fixture.request("b\(index)", content: content)
+            requests.append(request)
+            contents.append(content)
+            try FileManager.default.createDirectory(at: request.partialDirectory, withIntermediateDirectories: true)
+            switch index {
+            case 3:  // resumable: bytes and their validator
+                try Data(content[0..<8192]).write(to: request.partialURL)
+                try Data("aibuds-partial 1\n\(request.url)\n\(file.etag)\n\(content.count)\n".utf8)
+                    .write(to: URL(fileURLWithPath: request.partialURL.path + ".meta"))
+            case 5:  // bytes without a validator: start over
+                try Data(repeating: 0xEE, count: 5000).write(to: request.partialURL)
+            case 7:  // a validator without bytes
+                try Data("aibuds-partial 1\n\(request.url)\n\(file.etag)\n\(content.count)\n".utf8)
+                    .write(to: URL(fileURLWithPath: request.partialURL.path + ".meta"))
+            default: break
+            }
+        }
+        let results = await HTTPFileDownloader().download(requests, parallelism: 4)
+        for index in 0..<12 {
+            let result = try results[index].get()
+            #expect(result.bytesResumed == (index == 3 ? 8192 : 0))
+            #expect(try fixture.downloaded("b\(index)") == contents[index])
+        }
+        #expect(fixture.partialFiles().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: requests[0].partialDirectory.path))
+    }
+
+    @Test func aConnectionDroppedInABatchOfSmallFilesLosesNothing() async throws {
+        let fixture = try DownloadFixture()
+        var requests: [DownloadRequest] = []
+        for index in 0..<60 {
+            let content = DownloadFixture.bytes(65_536, seed: UInt64(400 + index))
+            try fixture.add("d\(index)", content)
+            requests.append(fixture.request("d\(index)", content: content))
+        }
+        fixture.server.setFaults(DataPlaneFaults(closeAtByte: 30_000))
+        let results = await HTTPFileDownloader(configuration: quickRetries()).download(requests, parallelism: 4)
+        #expect(results.reduce(0) { $0 + ((try? $1.get().attempts) ?? 0) } == 61)
+        for index in 0..<60 { #expect(try fixture.downloaded("d\(index)") == DownloadFixture.bytes(65_536, seed: UInt64(400 + index))) }
+        #expect(fixture.partialFiles().isEmpty)
+    }
+
+    @Test(arguments: [3_000_000, 12_000_000])  // direct writes across the 1 MiB buffer, and a large body
     func resumesAfterADroppedConnectionWithoutRefetching(size: Int) async throws {
         let fixture = try DownloadFixture()
         let content = DownloadFixture.bytes(size, seed: 2)

@@ -8,9 +8,10 @@ import Glibc
 
 /// Makes finished files durable and renames them into place on its own thread, beside the
 /// downloads, by group commit: a group gathers the files that finish within `gatherWindow` of its
-/// first one (or until `maxPending` wait), and a group of several files is made durable with one
-/// `syncfs(2)` of their file system instead of one `fsync` each (a lone file gets its `fsync`).
-/// Every file's bytes are durable before its final name appears, as with per-file `fsync`.
+/// first one (or until `maxPending` wait, or `stop` says no more come), and a group of several
+/// files is made durable with one `syncfs(2)` of their file system instead of one `fsync` each (a
+/// lone file gets its `fsync`). Every file's bytes are durable before its final name appears, as
+/// with per-file `fsync`. The committer sleeps through the window instead of waking for each file.
 ///
 /// The window matters on a shared disk: `syncfs` writes back every dirty page of the file system,
 /// other programs' too, so a committer that synced as soon as one file was ready did so hundreds
@@ -20,11 +21,16 @@ final class CommitQueue: Sendable {
     private struct State {
         var pending: [(PendingCommit, Completion)] = []
         var stopped = false
+        /// The committer waits for a first file: the next submit wakes it.
+        var idle = false
+        /// The committer gathers a group: a submit that fills the queue wakes it.
+        var gathering = false
     }
 
     private let state = Mutex(State())
-    /// Counts pending commits, so the committer sleeps while there are none.
-    private let available = DispatchSemaphore(value: 0)
+    /// Wakes the committer: for a first file, a full queue, or `stop`. Submits signal it only
+    /// when the committer waits for that, so a group of files costs one wake-up, not one each.
+    private let wake = DispatchSemaphore(value: 0)
     /// Bounds the files waiting (each holds an open descriptor).
     private let slots: DispatchSemaphore
     private let maxPending: Int
@@ -47,46 +53,69 @@ final class CommitQueue: Sendable {
     /// queued.
     func submit(_ pending: PendingCommit, completion: @escaping @Sendable (Result<Void, TransferError>) -> Void) {
         slots.wait()
-        state.withLock { $0.pending.append((pending, completion)) }
-        available.signal()
+        let wakes = state.withLock { state -> Bool in
+            state.pending.append((pending, completion))
+            if state.idle {
+                state.idle = false
+                return true
+            }
+            if state.gathering, state.pending.count >= maxPending {
+                state.gathering = false
+                return true
+            }
+            return false
+        }
+        if wakes { wake.signal() }
     }
 
-    /// Lets the committer thread end once the queue is empty.
+    /// Says no more files come: the committer commits what waits at once, then ends.
     func stop() {
         state.withLock { $0.stopped = true }
-        available.signal()
+        wake.signal()
     }
 
     private func run() {
         while true {
-            available.wait()
-            // Let the group grow: more files within the window, up to `maxPending`, unless stopped.
-            var counted = 1
+            // Wait for a first file. (A wake-up left over from an earlier phase only makes a loop
+            // go round early: every wait re-checks the state.)
+            let waits = state.withLock { state -> Bool in
+                state.idle = state.pending.isEmpty && !state.stopped
+                return state.idle
+            }
+            if waits {
+                wake.wait()
+                state.withLock { $0.idle = false }
+            }
+            // Let the group grow: the files that finish within the window, up to `maxPending`,
+            // unless stopped.
             let deadline = DispatchTime.now() + gatherWindow
-            while counted < maxPending, !state.withLock({ $0.stopped }), available.wait(timeout: deadline) == .success {
-                counted += 1
+            while true {
+                let ready = state.withLock { state -> Bool in
+                    state.gathering = !(state.pending.count >= maxPending || state.stopped)
+                    return !state.gathering
+                }
+                if ready || wake.wait(timeout: deadline) == .timedOut { break }
             }
             let (group, stopped) = state.withLock { state in
+                state.gathering = false
                 defer { state.pending.removeAll() }
                 return (state.pending, state.stopped)
             }
-            // The semaphore counted every item (and `stop` once); take the counts not yet taken.
-            for _ in counted..<max(counted, group.count) { available.wait() }
             if !group.isEmpty { commit(group) }
-            if stopped { return }
+            if stopped, group.isEmpty { return }
         }
     }
 
     private func commit(_ group: [(PendingCommit, Completion)]) {
         var synced = false
         if group.count > 1, let syncfs = CommitQueue.syncfs {
-            // One syncfs per file system in the group.
-            var devices: [UInt: Int32] = [:]
-            for (pending, _) in group {
-                var info = stat()
-                if fstat(pending.descriptor, &info) == 0 { devices[UInt(info.st_dev)] = pending.descriptor }
+            // One syncfs per destination folder in the group (each file's partial file lives in
+            // its destination's `.partial/`, on the destination's file system).
+            var destinations: [String: Int32] = [:]
+            for (pending, _) in group where destinations[pending.paths.destination] == nil {
+                destinations[pending.paths.destination] = pending.descriptor
             }
-            synced = devices.count > 0 && devices.values.allSatisfy { syncfs($0) == 0 }
+            synced = destinations.values.allSatisfy { syncfs($0) == 0 }
         }
         for (pending, completion) in group {
             let result: Result<Void, TransferError>

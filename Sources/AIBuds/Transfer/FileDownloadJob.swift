@@ -64,7 +64,8 @@ final class FileDownloadJob: Sendable {
 
     /// Downloads and verifies the file, streaming through `buffer` (block-aligned, at least
     /// 64 KiB); the caller commits it.
-    func run(buffer: UnsafeMutableRawBufferPointer) throws -> (result: DownloadResult, commit: PendingCommit) {
+    /// `folders` holds what the batch knows of the destination (else it is looked at now).
+    func run(buffer: UnsafeMutableRawBufferPointer, folders: DestinationFolders? = nil) throws -> (result: DownloadResult, commit: PendingCommit) {
         let url: HTTPURL
         do { url = try HTTPURL(parsing: request.url) } catch {
             throw TransferError(.invalidURL, "\"\(request.url)\" is not an http URL", underlying: error)
@@ -77,10 +78,13 @@ final class FileDownloadJob: Sendable {
             throw TransferError(.unsafeFileName, "\"\(request.localName)\" is not a safe local file name")
         }
         let paths = DownloadPaths(request)
-        try checkDestination(paths)
+        let folder = folders?.folder(paths)
+        try checkDestination(paths, failure: folder.map(\.failure) ?? DestinationFolders.check(paths))
         guard !isCancelled else { throw cancelledError }
 
-        var part = try PartialFile(paths: paths, url: request.url, expectedSize: request.expectedSize, buffer: buffer)
+        var part = try PartialFile(
+            paths: paths, url: request.url, expectedSize: request.expectedSize,
+            isNew: folder.map { !$0.namesWithState.contains(request.localName) } ?? false, buffer: buffer)
         let resumed = part.length
         var received: Int64 = 0
         var attempts = 0
@@ -125,11 +129,10 @@ final class FileDownloadJob: Sendable {
         }
     }
 
-    private func checkDestination(_ paths: DownloadPaths) throws {
-        var info = stat()
-        guard stat(paths.destination, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+    private func checkDestination(_ paths: DownloadPaths, failure: Int32?) throws {
+        if let failure {
             throw TransferError(.localFileError, "the destination \(paths.destination) is not a folder",
-                underlying: FileSystemFailure(operation: "stat", path: paths.destination, errno: errno == 0 ? ENOTDIR : errno))
+                underlying: FileSystemFailure(operation: "stat", path: paths.destination, errno: failure))
         }
         if !request.overwrite, access(paths.finalFile, F_OK) == 0 {
             throw TransferError(.fileExists, "\(paths.finalFile) already exists")

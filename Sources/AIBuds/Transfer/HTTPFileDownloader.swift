@@ -80,10 +80,11 @@ public final class HTTPFileDownloader: Sendable {
         defer { scopes.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(scope)) } }
         let workers = min(max(1, parallelism ?? configuration.parallelism), requests.count)
         let commits = CommitQueue(maxPending: configuration.commitWidth)
+        let folders = DestinationFolders()
+        let running = Atomic(workers)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let batch = DownloadBatch(count: requests.count) { results in
-                    commits.stop()
                     // One directory sync per destination makes every committed name durable.
                     for directory in Set(requests.map { DownloadPaths($0).destination }) { FileRenamer.finishDestination(directory) }
                     continuation.resume(returning: results)
@@ -92,12 +93,14 @@ public final class HTTPFileDownloader: Sendable {
                     let thread = Thread { [self] in
                         let buffer = makeBuffer()
                         defer { buffer.deallocate() }
+                        // The last worker out lets the committer finish the last group at once.
+                        defer { if running.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { commits.stop() } }
                         while let index = batch.next() {
                             guard let request = hooks.map({ $0.prepare(index, requests[index]) }) ?? requests[index] else {
                                 batch.finish(index, .failure(TransferError(.cancelled, "\(requests[index].localName) was left out")))
                                 continue
                             }
-                            switch runOne(request, scope: scope, buffer: buffer, progress: { progress?(index, $0) }) {
+                            switch runOne(request, scope: scope, buffer: buffer, folders: folders, progress: { progress?(index, $0) }) {
                             case .failure(let error):
                                 hooks?.finished(index, .failure(error))
                                 batch.finish(index, .failure(error))
@@ -149,7 +152,8 @@ public final class HTTPFileDownloader: Sendable {
 
     /// Downloads and verifies one file; its commit is left to the caller.
     private func runOne(
-        _ request: DownloadRequest, scope: DownloadScope, buffer: UnsafeMutableRawBufferPointer, progress: (@Sendable (DownloadProgress) -> Void)?
+        _ request: DownloadRequest, scope: DownloadScope, buffer: UnsafeMutableRawBufferPointer, folders: DestinationFolders? = nil,
+        progress: (@Sendable (DownloadProgress) -> Void)?
     ) -> Result<(DownloadResult, PendingCommit), TransferError> {
         let job = FileDownloadJob(request: request, configuration: configuration, pool: pool, logger: logger, progress: progress)
         guard scope.register(job) else {
@@ -157,7 +161,7 @@ public final class HTTPFileDownloader: Sendable {
         }
         defer { scope.unregister(job) }
         do {
-            let (result, pending) = try job.run(buffer: buffer)
+            let (result, pending) = try job.run(buffer: buffer, folders: folders)
             return .success((result, pending))
         } catch let error as TransferError {
             logger.log(error.code == .cancelled ? .info : .error, "transfer", "\(request.localName): \(error)")

@@ -51,6 +51,8 @@ struct PartialFile {
     var validator: Validator?
     private var hasher = SHA256()
     private var closed = false
+    /// Whether `<name>.part.meta` may exist (false for a file this download created).
+    private var mayHaveValidatorFile = false
     /// Bytes below this offset have been handed to writeback already (buffered mode).
     private var writebackStarted: Int64 = 0
 
@@ -59,18 +61,24 @@ struct PartialFile {
 
     /// Opens (creating `.partial/` and the file as needed) the partial file of a download. Bytes
     /// already there are kept, and hashed through `buffer`, only when their validator was saved
-    /// for the same URL. A file expected to be smaller than a block is written buffered.
-    init(paths: DownloadPaths, url: String, expectedSize: Int64?, buffer: UnsafeMutableRawBufferPointer) throws {
+    /// for the same URL. A file expected to be smaller than a block is written buffered. `isNew`
+    /// says the batch saw no state of this file in `.partial/`: the file is then created
+    /// exclusively and nothing is looked for (should it exist after all, it is opened as usual).
+    init(paths: DownloadPaths, url: String, expectedSize: Int64?, isNew: Bool, buffer: UnsafeMutableRawBufferPointer) throws {
         self.paths = paths
         var fd: Int32 = -1
         // Direct writes from the start where the file system takes them (EINVAL where it does not).
         let wholeBlocks = (expectedSize ?? Int64.max) >= Int64(PartialFile.directAlignment)
-        var flags = O_RDWR | O_CREAT | O_CLOEXEC | (wholeBlocks ? PartialFile.directFlag : 0)
-        for _ in 0..<4 {
+        var flags = O_RDWR | O_CREAT | O_CLOEXEC | (wholeBlocks ? PartialFile.directFlag : 0) | (isNew ? O_EXCL : 0)
+        for _ in 0..<5 {
             fd = open(paths.partialFile, flags, 0o644)
             if fd >= 0 { break }
             if errno == EINVAL, flags & PartialFile.directFlag != 0 {
                 flags &= ~PartialFile.directFlag
+                continue
+            }
+            if errno == EEXIST, flags & O_EXCL != 0 {
+                flags &= ~O_EXCL
                 continue
             }
             // ENOENT: no `.partial/` yet (or another batch removed the empty folder): make it.
@@ -86,6 +94,9 @@ struct PartialFile {
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 throw TransferError(.localFileError, "\(paths.partialFile) is being downloaded by another task")
             }
+            // Created just now, by this download: empty, and without a validator.
+            if flags & O_EXCL != 0 { return }
+            mayHaveValidatorFile = true
             var info = stat()
             guard fstat(descriptor, &info) == 0 else { throw PartialFile.failure("fstat", paths.partialFile) }
             let existing = Int64(info.st_size)
@@ -132,7 +143,10 @@ struct PartialFile {
         writebackStarted = 0
         hasher = SHA256()
         validator = nil
-        unlink(paths.metaFile)
+        if mayHaveValidatorFile {
+            unlink(paths.metaFile)
+            mayHaveValidatorFile = false
+        }
     }
 
     /// Appends the first `count` bytes of `buffer` (block-aligned memory) and adds them to the
@@ -156,7 +170,7 @@ struct PartialFile {
         closed = true
         return PendingCommit(
             descriptor: descriptor, paths: paths, overwrite: overwrite, dropsCachedPages: !direct && length >= 1 << 20,
-            validatorText: validatorText)
+            validatorText: validatorText, removesValidatorFile: mayHaveValidatorFile)
     }
 
     /// Saves the validator beside the file so a later download can resume; best effort.

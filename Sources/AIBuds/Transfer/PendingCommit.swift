@@ -16,6 +16,8 @@ struct PendingCommit: Sendable {
     let dropsCachedPages: Bool
     /// The validator to save if the commit fails, so the bytes can still be reused.
     let validatorText: String?
+    /// Whether a validator file may be beside the partial file, to be removed once committed.
+    let removesValidatorFile: Bool
 
     /// Makes the bytes durable, then gives the file its final name atomically; never replaces an
     /// existing file unless `overwrite` (else `TransferError.fileExists`, keeping the partial
@@ -41,7 +43,7 @@ struct PendingCommit: Sendable {
             PartialFile.save(validatorText, to: paths.metaFile)
             throw error
         }
-        unlink(paths.metaFile)
+        if removesValidatorFile { unlink(paths.metaFile) }
         if syncDirectory { FileRenamer.finishDestination(paths.destination) }
     }
 
