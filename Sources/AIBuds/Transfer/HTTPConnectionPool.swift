@@ -3,7 +3,17 @@ import Synchronization
 
 /// Idle keep-alive connections per device address, reused across files.
 final class HTTPConnectionPool: Sendable {
-    private let idle = Mutex<[SocketAddress: [TCPConnection]]>([:])
+    private struct Idle {
+        let connection: TCPConnection
+        let since: ContinuousClock.Instant
+    }
+
+    /// A connection idle for less than this is reused without first checking that it is still
+    /// open (a `poll` per file): one that closed meanwhile fails its exchange before any response
+    /// byte, and the download replaces it without counting an attempt.
+    static let recentlyIdle: Duration = .milliseconds(500)
+
+    private let idle = Mutex<[SocketAddress: [Idle]]>([:])
     private let maxIdlePerHost: Int
 
     init(maxIdlePerHost: Int) {
@@ -12,11 +22,12 @@ final class HTTPConnectionPool: Sendable {
 
     /// An idle connection to `address` that still looks open, else a new one; `reused` says which.
     func checkout(_ address: SocketAddress, connectTimeout: Duration) throws -> (connection: TCPConnection, reused: Bool) {
-        while let connection = idle.withLock({ $0[address]?.popLast() }) {
+        while let entry = idle.withLock({ $0[address]?.popLast() }) {
+            if ContinuousClock.now - entry.since < HTTPConnectionPool.recentlyIdle { return (entry.connection, true) }
             // An idle connection with something to read has been closed by the device (or sent
             // junk): either way it cannot carry a new request.
-            if (try? connection.waitReadable(timeout: .zero)) == false { return (connection, true) }
-            connection.close()
+            if (try? entry.connection.waitReadable(timeout: .zero)) == false { return (entry.connection, true) }
+            entry.connection.close()
         }
         return (try TCPConnection.connect(to: address, timeout: connectTimeout), false)
     }
@@ -25,7 +36,7 @@ final class HTTPConnectionPool: Sendable {
     func checkin(_ connection: TCPConnection, for address: SocketAddress) {
         let kept = idle.withLock { idle -> Bool in
             guard idle[address, default: []].count < maxIdlePerHost else { return false }
-            idle[address, default: []].append(connection)
+            idle[address, default: []].append(Idle(connection: connection, since: .now))
             return true
         }
         if !kept { connection.close() }
@@ -33,10 +44,10 @@ final class HTTPConnectionPool: Sendable {
 
     /// Closes every idle connection.
     func closeAll() {
-        let all = idle.withLock { idle -> [TCPConnection] in
+        let all = idle.withLock { idle -> [Idle] in
             defer { idle.removeAll() }
             return idle.values.flatMap { $0 }
         }
-        for connection in all { connection.close() }
+        for entry in all { entry.connection.close() }
     }
 }
