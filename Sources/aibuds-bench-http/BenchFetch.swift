@@ -1,7 +1,7 @@
 import AIBuds
 import Foundation
 
-/// `fetch --base URL --token T --dir D --set NAME --dest OUT [--parallel N]`: downloads a set
+/// `fetch --base URL --token T --dir D --set NAME --dest OUT [--parallel N] [--commit-width N] [--pipeline N]`: downloads a set
 /// with the SDK's engine, checking every size and SHA-256; prints the wall time.
 enum BenchFetch {
     static func run(_ options: Options) async throws {
@@ -18,6 +18,7 @@ enum BenchFetch {
         var configuration = HTTPFileDownloader.Configuration()
         if let buffer = options.value("--buffer") { configuration.bufferSize = Int(try parseSize(buffer)) }
         configuration.commitWidth = try options.int("--commit-width", default: configuration.commitWidth)
+        configuration.pipelineDepth = try options.int("--pipeline", default: configuration.pipelineDepth)
         let downloader = HTTPFileDownloader(configuration: configuration)
         let start = ContinuousClock.now
         let results = await downloader.download(requests, parallelism: parallelism)

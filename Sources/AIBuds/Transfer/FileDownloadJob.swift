@@ -26,6 +26,9 @@ final class FileDownloadJob: Sendable {
         var error: TransferError
     }
 
+    /// Room for a response head when reading a head and the body expected after it.
+    private static let headAllowance: Int64 = 4096
+
     /// A kept-alive connection that turned out to be closed before any response byte.
     private struct StaleConnection: Error {}
 
@@ -56,16 +59,32 @@ final class FileDownloadJob: Sendable {
         wakeup.signal()
     }
 
-    private var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    /// Whether `cancel` was called.
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// Where a checked request goes.
+    struct Target {
+        let url: HTTPURL
+        let address: SocketAddress
+        let paths: DownloadPaths
+        /// The batch saw no partial state of this file: it starts from byte 0 with a plain GET.
+        let isNew: Bool
+    }
 
     private var cancelledError: TransferError {
         TransferError(.cancelled, "the download of \(request.localName) was cancelled; its partial file is kept for a resume")
     }
 
     /// Downloads and verifies the file, streaming through `buffer` (block-aligned, at least
-    /// 64 KiB); the caller commits it.
-    /// `folders` holds what the batch knows of the destination (else it is looked at now).
+    /// 64 KiB); the caller commits it. `folders` holds what the batch knows of the destination
+    /// (else it is looked at now).
     func run(buffer: UnsafeMutableRawBufferPointer, folders: DestinationFolders? = nil) throws -> (result: DownloadResult, commit: PendingCommit) {
+        try run(buffer: buffer, target: check(folders: folders), pipeline: nil)
+    }
+
+    /// Checks the request before anything is sent: its URL, its local name, the destination, and
+    /// that the file is not there already (unless it may be replaced).
+    func check(folders: DestinationFolders?) throws -> Target {
         let url: HTTPURL
         do { url = try HTTPURL(parsing: request.url) } catch {
             throw TransferError(.invalidURL, "\"\(request.url)\" is not an http URL", underlying: error)
@@ -82,9 +101,23 @@ final class FileDownloadJob: Sendable {
         try checkDestination(paths, failure: folder.map(\.failure) ?? DestinationFolders.check(paths))
         guard !isCancelled else { throw cancelledError }
 
-        var part = try PartialFile(
-            paths: paths, url: request.url, expectedSize: request.expectedSize,
-            isNew: folder.map { !$0.namesWithState.contains(request.localName) } ?? false, buffer: buffer)
+        return Target(url: url, address: address, paths: paths, isNew: folder.map { !$0.namesWithState.contains(request.localName) } ?? false)
+    }
+
+    /// The request for the file from byte 0, as sent ahead on a pipelined connection.
+    func plainRequest(_ target: Target) throws -> [UInt8] {
+        try requestHead(url: target.url, range: nil)
+    }
+
+    /// Downloads and verifies the checked file; with `pipeline`, its plain GET is the oldest
+    /// unanswered request on the pipeline's connection, and the first attempt reads its response.
+    func run(buffer: UnsafeMutableRawBufferPointer, target: Target, pipeline: HTTPPipeline?) throws -> (result: DownloadResult, commit: PendingCommit) {
+        let url = target.url
+        let address = target.address
+        let paths = target.paths
+        guard !isCancelled else { throw cancelledError }
+        var part = try PartialFile(paths: paths, url: request.url, expectedSize: request.expectedSize, isNew: target.isNew, buffer: buffer)
+        var pipelined = pipeline
         let resumed = part.length
         var received: Int64 = 0
         var attempts = 0
@@ -96,7 +129,7 @@ final class FileDownloadJob: Sendable {
                 attempts += 1
                 let before = part.length
                 do {
-                    switch try attempt(url: url, address: address, part: &part, buffer: buffer, received: &received) {
+                    switch try attempt(url: url, address: address, pipeline: &pipelined, part: &part, buffer: buffer, received: &received) {
                     case .complete: break attemptLoop
                     case .again: continue attemptLoop
                     }
@@ -121,6 +154,8 @@ final class FileDownloadJob: Sendable {
         } catch {
             if let error = error as? TransferError, error.code == .sizeMismatch || error.code == .checksumMismatch {
                 part.discard()
+            } else if part.length == 0 {
+                part.discard()  // nothing to resume: leave no empty partial file behind
             } else {
                 part.saveValidator()
                 part.close()
@@ -156,7 +191,30 @@ final class FileDownloadJob: Sendable {
 
     /// One request and its response, on a pooled connection; a stale kept-alive connection is
     /// replaced once without counting as an attempt.
-    private func attempt(url: HTTPURL, address: SocketAddress, part: inout PartialFile, buffer: UnsafeMutableRawBufferPointer, received: inout Int64) throws -> Outcome {
+    private func attempt(
+        url: HTTPURL, address: SocketAddress, pipeline pipelined: inout HTTPPipeline?, part: inout PartialFile, buffer: UnsafeMutableRawBufferPointer,
+        received: inout Int64
+    ) throws -> Outcome {
+        // The request went ahead on the worker's connection: read its response there, once.
+        if let pipeline = pipelined, let connection = pipeline.connection, part.length == 0 {
+            pipelined = nil
+            current.withLock { $0 = connection }
+            if isCancelled { connection.shutdown() }
+            defer { current.withLock { $0 = nil } }
+            do {
+                let outcome = try exchange(
+                    on: connection, reused: pipeline.reused, sent: true, carry: pipeline.carry, moreAhead: pipeline.unanswered > 1, url: url,
+                    part: &part, buffer: buffer, received: &received)
+                if outcome.keepAlive { pipeline.answered(leftover: outcome.leftover) } else { pipeline.reset() }
+                return outcome.outcome
+            } catch is StaleConnection {
+                pipeline.reset()  // then as any request, on a connection of the pool
+            } catch {
+                pipeline.reset()
+                throw error
+            }
+        }
+        pipelined = nil
         while true {
             let checkout: (connection: TCPConnection, reused: Bool)
             do {
@@ -168,7 +226,9 @@ final class FileDownloadJob: Sendable {
             if isCancelled { checkout.connection.shutdown() }
             defer { current.withLock { $0 = nil } }
             do {
-                let outcome = try exchange(on: checkout.connection, reused: checkout.reused, url: url, part: &part, buffer: buffer, received: &received)
+                let outcome = try exchange(
+                    on: checkout.connection, reused: checkout.reused, sent: false, carry: [], moreAhead: false, url: url, part: &part, buffer: buffer,
+                    received: &received)
                 if outcome.keepAlive { pool.checkin(checkout.connection, for: address) } else { checkout.connection.close() }
                 return outcome.outcome
             } catch is StaleConnection {
@@ -181,34 +241,56 @@ final class FileDownloadJob: Sendable {
         }
     }
 
-    private func exchange(
-        on connection: TCPConnection, reused: Bool, url: HTTPURL, part: inout PartialFile, buffer: UnsafeMutableRawBufferPointer, received: inout Int64
-    ) throws -> (outcome: Outcome, keepAlive: Bool) {
+    /// A GET of the file, from `range.first` when resuming with the bytes' validator.
+    private func requestHead(url: HTTPURL, range: (first: Int64, etag: String)?) throws -> [UInt8] {
         var headers: HTTPHeaders = ["Host": url.hostHeader]
         do {
             headers.add(name: "Authorization", value: try HTTPAuthorization.bearerValue(token: request.token))
         } catch {
             throw TransferError(.invalidURL, "the bearer token is not valid", underlying: error)
         }
+        if let range {
+            headers.add(name: "Range", value: HTTPByteRange.from(first: range.first).headerValue)
+            headers.add(name: "If-Range", value: range.etag)
+        }
+        return HTTPRequestHead(method: "GET", target: url.path, headers: headers).serialized()
+    }
+
+    /// One response: the request is sent unless `sent` (then it was sent ahead for an empty
+    /// partial file); `carry` are bytes already read of it; with `moreAhead` more responses
+    /// follow on the connection, and bytes read past this one are returned as `leftover`.
+    private func exchange(
+        on connection: TCPConnection, reused: Bool, sent: Bool, carry: [UInt8], moreAhead: Bool, url: HTTPURL, part: inout PartialFile,
+        buffer: UnsafeMutableRawBufferPointer, received: inout Int64
+    ) throws -> (outcome: Outcome, keepAlive: Bool, leftover: [UInt8]) {
+        var range: (first: Int64, etag: String)?
         if part.length > 0, let validator = part.validator {
-            headers.add(name: "Range", value: HTTPByteRange.from(first: part.length).headerValue)
-            headers.add(name: "If-Range", value: validator.etag)
+            range = (part.length, validator.etag)
         } else if part.length > 0 {
             try part.restart()
         }
+        let head = sent ? [] : try requestHead(url: url, range: range)
         let timeout = configuration.ioTimeout
 
         // Send the request and read the response head into the buffer.
         var filled = 0
+        if !carry.isEmpty, let base = buffer.baseAddress {
+            carry.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            filled = carry.count
+        }
+        // Read no further than the head and the expected body, so that little of a pipelined next
+        // response has to be kept aside.
+        let expectedEnd = request.expectedSize.map { Int(clamping: FileDownloadJob.headAllowance + max(0, $0 - part.length)) } ?? buffer.count
         let headLength: Int
         do {
-            try connection.write(HTTPRequestHead(method: "GET", target: url.path, headers: headers).serialized(), timeout: timeout)
+            if !sent { try connection.write(head, timeout: timeout) }
             while true {
                 if filled > 0, let length = try HTTPHeadParser.headLength(in: UnsafeRawBufferPointer(rebasing: buffer[0..<filled])) {
                     headLength = length
                     break
                 }
-                let count = try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), timeout: timeout)
+                let end = filled < expectedEnd ? min(expectedEnd, buffer.count) : buffer.count
+                let count = try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<end]), timeout: timeout)
                 if count == 0 {
                     if reused && filled == 0 && !isCancelled { throw StaleConnection() }
                     throw NetError(.connectionReset, "the device closed the connection before a complete response head")
@@ -235,6 +317,14 @@ final class FileDownloadJob: Sendable {
         } catch {
             throw TransferError(.invalidResponse, "invalid response to GET \(url.path)", underlying: error)
         }
+        // Bytes past this response's body belong to the next pipelined response.
+        var leftover: [UInt8] = []
+        if Int64(filled - headLength) > contentLength {
+            guard moreAhead else { throw TransferError(.invalidResponse, "the device sent more than Content-Length") }
+            let end = headLength + Int(contentLength)
+            leftover = Array(UnsafeRawBufferPointer(rebasing: buffer[end..<filled]))
+            filled = end
+        }
 
         // Decide where the body goes.
         let total: Int64
@@ -255,10 +345,10 @@ final class FileDownloadJob: Sendable {
         case 416 where part.length > 0:
             if let value = response.headers["Content-Range"], case .unsatisfied(let size) = try? HTTPContentRange(parsing: value), size == part.length {
                 // The partial file already holds the whole file.
-                return (.complete, response.keepAlive && contentLength == 0)
+                return (.complete, response.keepAlive && contentLength == 0, leftover)
             }
             try part.restart()
-            return (.again, response.keepAlive && contentLength == 0)
+            return (.again, response.keepAlive && contentLength == 0, leftover)
         case 500...599:
             throw Retryable(error: TransferError(.httpStatus, "the device answered \(response.status) \(response.reason)", httpStatus: response.status))
         default:
@@ -276,9 +366,6 @@ final class FileDownloadJob: Sendable {
         // Stream the body into the partial file. `pending` bytes at the start of the buffer are
         // received but not yet written; writes happen in whole blocks (see PartialFile).
         var pending = filled - headLength
-        guard Int64(pending) <= contentLength else {
-            throw TransferError(.invalidResponse, "the device sent more than Content-Length")
-        }
         if pending > 0, let base = buffer.baseAddress {
             memmove(base, base + headLength, pending)  // block-aligned memory for direct writes
             report(pending, part: part, pending: pending, total: total, received: &received, buffer: buffer)
@@ -309,7 +396,7 @@ final class FileDownloadJob: Sendable {
             _ = try flush(pending, of: buffer, into: &part, final: false)
             throw error
         }
-        return (.complete, response.keepAlive)
+        return (.complete, response.keepAlive, leftover)
     }
 
     /// Writes the pending bytes at the start of the buffer (whole blocks unless `final`) and moves

@@ -28,12 +28,17 @@ public final class HTTPFileDownloader: Sendable {
         /// Finished files that may wait for their commit (durability and rename, done beside
         /// the downloads) before downloads pause.
         public var commitWidth: Int
+        /// Requests a worker keeps sent on its connection before their responses are read
+        /// (HTTP/1.1 pipelining, for files without partial state); 1 sends each request only
+        /// when the previous response has been read.
+        public var pipelineDepth: Int
 
         /// Creates a configuration; the defaults are the measured best on this project's
         /// benchmark machine (docs/benchmarks.md).
         public init(
             bufferSize: Int = 1 << 20, connectTimeout: Duration = .seconds(5), ioTimeout: Duration = .seconds(30),
-            retry: RetryPolicy = RetryPolicy(), maxIdleConnectionsPerHost: Int = 8, parallelism: Int = 6, commitWidth: Int = 64
+            retry: RetryPolicy = RetryPolicy(), maxIdleConnectionsPerHost: Int = 8, parallelism: Int = 6, commitWidth: Int = 64,
+            pipelineDepth: Int = 3
         ) {
             self.bufferSize = bufferSize
             self.connectTimeout = connectTimeout
@@ -42,6 +47,7 @@ public final class HTTPFileDownloader: Sendable {
             self.maxIdleConnectionsPerHost = maxIdleConnectionsPerHost
             self.parallelism = parallelism
             self.commitWidth = commitWidth
+            self.pipelineDepth = pipelineDepth
         }
     }
 
@@ -89,31 +95,18 @@ public final class HTTPFileDownloader: Sendable {
                     for directory in Set(requests.map { DownloadPaths($0).destination }) { FileRenamer.finishDestination(directory) }
                     continuation.resume(returning: results)
                 }
-                for worker in 0..<workers {
+                for number in 0..<workers {
+                    let worker = DownloadWorker(
+                        requests: requests, configuration: configuration, pool: pool, logger: logger, scope: scope, batch: batch,
+                        commits: commits, folders: folders, hooks: hooks, progress: progress, reserve: workers)
                     let thread = Thread { [self] in
                         let buffer = makeBuffer()
                         defer { buffer.deallocate() }
                         // The last worker out lets the committer finish the last group at once.
                         defer { if running.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { commits.stop() } }
-                        while let index = batch.next() {
-                            guard let request = hooks.map({ $0.prepare(index, requests[index]) }) ?? requests[index] else {
-                                batch.finish(index, .failure(TransferError(.cancelled, "\(requests[index].localName) was left out")))
-                                continue
-                            }
-                            switch runOne(request, scope: scope, buffer: buffer, folders: folders, progress: { progress?(index, $0) }) {
-                            case .failure(let error):
-                                hooks?.finished(index, .failure(error))
-                                batch.finish(index, .failure(error))
-                            case .success(let (result, pending)):
-                                commits.submit(pending) { [self] outcome in
-                                    if case .failure(let error) = outcome { logger.log(.error, "transfer", "\(request.localName): \(error)") }
-                                    hooks?.finished(index, outcome.map { result })
-                                    batch.finish(index, outcome.map { result })
-                                }
-                            }
-                        }
+                        worker.run(buffer: buffer)
                     }
-                    thread.name = "aibuds-download-\(worker)"
+                    thread.name = "aibuds-download-\(number)"
                     thread.start()
                 }
             }
@@ -152,8 +145,7 @@ public final class HTTPFileDownloader: Sendable {
 
     /// Downloads and verifies one file; its commit is left to the caller.
     private func runOne(
-        _ request: DownloadRequest, scope: DownloadScope, buffer: UnsafeMutableRawBufferPointer, folders: DestinationFolders? = nil,
-        progress: (@Sendable (DownloadProgress) -> Void)?
+        _ request: DownloadRequest, scope: DownloadScope, buffer: UnsafeMutableRawBufferPointer, progress: (@Sendable (DownloadProgress) -> Void)?
     ) -> Result<(DownloadResult, PendingCommit), TransferError> {
         let job = FileDownloadJob(request: request, configuration: configuration, pool: pool, logger: logger, progress: progress)
         guard scope.register(job) else {
@@ -161,7 +153,7 @@ public final class HTTPFileDownloader: Sendable {
         }
         defer { scope.unregister(job) }
         do {
-            let (result, pending) = try job.run(buffer: buffer, folders: folders)
+            let (result, pending) = try job.run(buffer: buffer)
             return .success((result, pending))
         } catch let error as TransferError {
             logger.log(error.code == .cancelled ? .info : .error, "transfer", "\(request.localName): \(error)")
@@ -239,10 +231,11 @@ final class DownloadBatch: Sendable {
         self.completion = completion
     }
 
-    /// The next request to start, or nil when all have started.
-    func next() -> Int? {
+    /// The next request to start, or nil when all have started, or when no more than `reserve`
+    /// remain (left for workers with nothing to do).
+    func next(reserve: Int = 0) -> Int? {
         state.withLock { state in
-            guard state.nextIndex < state.results.count else { return nil }
+            guard state.results.count - state.nextIndex > reserve else { return nil }
             defer { state.nextIndex += 1 }
             return state.nextIndex
         }

@@ -186,11 +186,12 @@ struct PartialFile {
         try? Data(validatorText.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
-    /// Deletes the partial file and its validator (its bytes are known to be wrong).
+    /// Deletes the partial file and its validator (its bytes are known to be wrong, or there are
+    /// none), while still holding the file's lock.
     mutating func discard() {
-        close()
         unlink(paths.partialFile)
         unlink(paths.metaFile)
+        close()
     }
 
     /// Closes the file, keeping it on disk.
