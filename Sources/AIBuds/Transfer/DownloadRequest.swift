@@ -68,13 +68,18 @@ struct DownloadPaths: Sendable {
     let finalFile: String
 
     init(_ request: DownloadRequest) {
-        var destination = request.destinationDirectory.path
+        self.init(destination: request.destinationDirectory, localName: request.localName)
+    }
+
+    /// The paths of `localName` in a destination folder (the folder's alone when it is empty).
+    init(destination folder: URL, localName: String = "") {
+        var destination = folder.path
         while destination.utf8.count > 1 && destination.utf8.last == UInt8(ascii: "/") { destination.removeLast() }
         self.destination = destination
         partialDirectory = destination + "/.partial"
-        partialFile = partialDirectory + "/" + request.localName + ".part"
+        partialFile = partialDirectory + "/" + localName + ".part"
         metaFile = partialFile + ".meta"
-        finalFile = destination + "/" + request.localName
+        finalFile = destination + "/" + localName
     }
 }
 

@@ -92,7 +92,8 @@ public final class HTTPFileDownloader: Sendable {
             await withCheckedContinuation { continuation in
                 let batch = DownloadBatch(count: requests.count) { results in
                     // One directory sync per destination makes every committed name durable.
-                    for directory in Set(requests.map { DownloadPaths($0).destination }) { FileRenamer.finishDestination(directory) }
+                    let folders = Set(requests.map(\.destinationDirectory))
+                    for directory in Set(folders.map { DownloadPaths(destination: $0).destination }) { FileRenamer.finishDestination(directory) }
                     continuation.resume(returning: results)
                 }
                 for number in 0..<workers {
