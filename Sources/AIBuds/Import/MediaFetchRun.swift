@@ -56,6 +56,7 @@ struct MediaFetchRun: Sendable {
         logger.log(.info, "import", "device lists \(listing.files.count) media files at generation \(listing.generation)")
         let models = listing.files.map { $0.model(baseUrl: baseUrl, generation: listing.generation) }
         var digests: [String: [UInt8]] = [:]
+        digests.reserveCapacity(listing.files.count)
         for file in listing.files { if let digest = file.sha256 { digests[file.name] = digest } }
         let session = TransferSession(
             baseURL: baseUrl, token: token, ssid: ssid, listGeneration: listing.generation, listedSHA256: digests)
