@@ -29,9 +29,22 @@ let package = Package(
         .target(name: "TopStepComKit", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsDigest"]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP"]),
         .target(name: "AIBudsTestKit", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator"]),
-        .executableTarget(name: "aibuds", dependencies: [
-            "AIBuds", "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "TopStepComKit",
-        ]),
+        // Release builds link the Swift runtime and Foundation statically: the command starts in
+        // about 4 ms instead of 7 (no symbol binding across a dozen shared libraries). The
+        // toolchain's lld links them (gold warns about glibc's mktemp inside static Foundation).
+        .executableTarget(
+            name: "aibuds",
+            dependencies: ["AIBuds", "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "TopStepComKit"],
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-static-stdlib", "-use-ld=lld", "-Xlinker", "--start-group"]
+                        + ["Foundation", "FoundationEssentials", "FoundationInternationalization", "CoreFoundation",
+                           "_FoundationICU", "_FoundationCShims", "_FoundationCollections", "swiftSynchronization",
+                           "swiftDispatch", "dispatch", "BlocksRuntime", "swift_Concurrency", "swift_StringProcessing",
+                           "swift_RegexParser", "swift_Builtin_float", "swiftGlibc", "swiftCore", "stdc++"]
+                        .flatMap { ["-Xlinker", "-l\($0)"] } + ["-Xlinker", "--end-group"],
+                    .when(platforms: [.linux], configuration: .release)),
+            ]),
         .executableTarget(name: "aibuds-bench-http", dependencies: [
             "AIBuds", "AIBudsEmulator", "AIBudsNet", "AIBudsWire", "AIBudsDigest", "AIBudsLog", "AIBudsSMP",
         ]),

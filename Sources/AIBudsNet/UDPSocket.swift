@@ -34,14 +34,23 @@ public final class UDPSocket: Sendable {
     private let state = Mutex(State())
 
     /// Opens a socket bound to `local` (port 0 picks a free port) and, when `remote` is given,
-    /// connected to it; with only `remote`, the system picks the local address.
-    public init(local: SocketAddress? = nil, remote: SocketAddress? = nil, logger: any LogService = NullLogService()) throws {
+    /// connected to it; with only `remote`, the system picks the local address. `receiveBufferSize`
+    /// asks for a receive buffer of that many bytes (`SO_RCVBUF`, which the system caps at its
+    /// `rmem_max`), so that a burst of large datagrams is not dropped.
+    public init(
+        local: SocketAddress? = nil, remote: SocketAddress? = nil, receiveBufferSize: Int? = nil,
+        logger: any LogService = NullLogService()
+    ) throws {
         guard let family = (remote ?? local)?.family else {
             let text = (remote ?? local)?.description ?? "nothing"
             throw NetError(.invalidAddress, "a UDP socket needs a numeric IPv4 or IPv6 address, got \(text)")
         }
         let fd = socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw NetError.posix(.socketFailed, "socket") }
+        if let receiveBufferSize {
+            var size = Int32(clamping: receiveBufferSize)
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         do {
             if let local {
                 guard local.family == family else {

@@ -10,16 +10,32 @@ extension SMPClient {
     /// then the rest with many requests in flight (the client's window), each asking for as many
     /// entries as the first page held; a page that holds fewer leaves a gap, asked for in the next
     /// round. A list that changes while it is read is read again (up to three times).
-    public func mediaListing(type: MediaFileType?, pageLimit: UInt64 = 256) async throws(SMPError) -> DeviceMediaListing {
+    ///
+    /// Every request says that responses of up to `responseLimit` bytes are welcome (the request's
+    /// `mtu`, docs/protocol.md §3): a device with room for it answers with fewer, larger pages; one
+    /// without answers within its MTU, as before.
+    public func mediaListing(
+        type: MediaFileType?, pageLimit: UInt64 = 256, responseLimit: Int = SMPClient.mediaListResponseLimit
+    ) async throws(SMPError) -> DeviceMediaListing {
+        let responseLimit = UInt64(max(0, responseLimit))
         for _ in 1...3 {
-            if let listing = try await readMediaListing(type: type, pageLimit: pageLimit) { return listing }
+            if let listing = try await readMediaListing(type: type, pageLimit: pageLimit, responseLimit: responseLimit) {
+                return listing
+            }
         }
         throw SMPError(.malformedResponse, "the media list kept changing while it was read")
     }
 
+    /// The largest Media `list` response ``mediaListing(type:pageLimit:responseLimit:)`` asks for
+    /// by default: 16 KiB, so that a window of pages in flight fits a socket's default receive
+    /// buffer, and a page over Wi-Fi is a dozen IP fragments, not forty.
+    public static let mediaListResponseLimit = 16_384
+
     /// One read of the whole list; `nil` when its generation changed meanwhile.
-    private func readMediaListing(type: MediaFileType?, pageLimit: UInt64) async throws(SMPError) -> DeviceMediaListing? {
-        let first = try await send(MediaListRequest(type: type?.rawValue, off: 0, limit: pageLimit))
+    private func readMediaListing(
+        type: MediaFileType?, pageLimit: UInt64, responseLimit: UInt64
+    ) async throws(SMPError) -> DeviceMediaListing? {
+        let first = try await send(MediaListRequest(type: type?.rawValue, off: 0, limit: pageLimit, mtu: responseLimit))
         let total = first.total
         var pages: [UInt64: [MediaFileEntry]] = [0: Array(first.files.prefix(Int(clamping: pageLimit)))]
         let perPage = UInt64(max(1, pages[0]?.count ?? 1))
@@ -28,7 +44,7 @@ extension SMPClient {
             if wanted.isEmpty { break }
             var inFlight: [(off: UInt64, limit: UInt64, response: SMPPendingResponse<MediaListResponse>)] = []
             for (off, limit) in wanted {
-                inFlight.append((off, limit, try await start(MediaListRequest(type: type?.rawValue, off: off, limit: limit))))
+                inFlight.append((off, limit, try await start(MediaListRequest(type: type?.rawValue, off: off, limit: limit, mtu: responseLimit))))
             }
             for (off, limit, pending) in inFlight {
                 let page = try await pending.response()

@@ -107,7 +107,8 @@ struct MediaImportCommand: CLICommand {
         var toImport = selection
         if onlyNew {
             toImport = selection.filter { !ledger.contains(name: $0.fileName, size: $0.fileSize ?? 0) }
-            for skipped in selection where !toImport.contains(where: { $0.fileName == skipped.fileName }) {
+            let importing = Set(toImport.map(\.fileName))
+            for skipped in selection where !importing.contains(skipped.fileName) {
                 report.files.append(.init(skipped: skipped, ledger: ledger.entry(named: skipped.fileName)))
             }
             if toImport.count < selection.count {
@@ -117,7 +118,8 @@ struct MediaImportCommand: CLICommand {
 
         // Import.
         let options = MediaImportOptions(
-            destination: folder, maximumConcurrentTransfers: jobs, ledger: ledger, deletesVerifiedFilesFromDevice: deleteAfter)
+            destination: folder, maximumConcurrentTransfers: jobs, ledger: ledger, deletesVerifiedFilesFromDevice: deleteAfter,
+            reportsProgress: !json)
         view.begin(toImport, destination: folder)
         var outcome: MediaImportResult?
         for await event in engine.importEvents(toImport, options: options) {

@@ -97,6 +97,7 @@ final class MediaImportProgressView {
 
     /// Announces an import of `files` into `destination`.
     func begin(_ files: [MediaFileInfoModel], destination: URL) {
+        if case .silent = style { return }
         totalFiles = files.count
         totalBytes = files.reduce(0) { $0 + ($1.fileSize ?? 0) }
         line("Importing \(files.count) files (\(Self.bytes(totalBytes))) into \(destination.path)")

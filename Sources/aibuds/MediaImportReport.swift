@@ -89,8 +89,145 @@ struct MediaImportReport: Encodable {
 
     /// Prints the document on standard output.
     func print() throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        CLI.say(String(decoding: try encoder.encode(self), as: UTF8.self))
+        CLI.say(String(decoding: json(), as: UTF8.self))
+    }
+
+    /// The document as pretty JSON with sorted keys, laid out as `JSONEncoder` lays it out with
+    /// `.prettyPrinted, .sortedKeys, .withoutEscapingSlashes`, written directly: a report lists
+    /// thousands of files, which `JSONEncoder` takes about 10 ms to encode.
+    func json() -> [UInt8] {
+        var out = ReportJSONWriter()
+        out.open("{")
+        out.key("bytesFetched", first: true)
+        out.raw("\(bytesFetched)")
+        out.key("destination")
+        out.string(destination)
+        out.key("device")
+        out.string(device)
+        if let error {
+            out.key("error")
+            out.error(error)
+        }
+        out.key("files")
+        if files.isEmpty {
+            out.raw("[\n\n  ]")
+        } else {
+            out.open("[")
+            for (index, file) in files.enumerated() {
+                if index > 0 { out.raw(",") }
+                out.newline()
+                out.file(file)
+            }
+            out.close("]")
+        }
+        out.key("seconds")
+        out.raw(ReportJSONWriter.number(seconds))
+        out.key("success")
+        out.raw(success ? "true" : "false")
+        out.close("}")
+        return out.bytes
+    }
+}
+
+/// Writes pretty-printed JSON (two spaces per level, `"key" : value`) into bytes.
+private struct ReportJSONWriter {
+    var bytes: [UInt8] = []
+    private var depth = 0
+
+    init() { bytes.reserveCapacity(1 << 16) }
+
+    mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    /// A number as `JSONEncoder` writes a `Double`: whole values without a fraction.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    mutating func newline() {
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    }
+
+    mutating func open(_ bracket: String) {
+        raw(bracket)
+        depth += 1
+    }
+
+    mutating func close(_ bracket: String) {
+        depth -= 1
+        newline()
+        raw(bracket)
+    }
+
+    mutating func key(_ name: String, first: Bool = false) {
+        if !first { raw(",") }
+        newline()
+        string(name)
+        raw(" : ")
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped as `JSONEncoder` does.
+    mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        defer { bytes.append(UInt8(ascii: "\"")) }
+        let utf8 = text.utf8
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: utf8)
+            return
+        }
+        let hex = Array("0123456789abcdef".utf8)
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case UInt8(ascii: "\n"): raw("\\n")
+            case UInt8(ascii: "\r"): raw("\\r")
+            case UInt8(ascii: "\t"): raw("\\t")
+            case 0x08: raw("\\b")
+            case 0x0C: raw("\\f")
+            case 0..<0x20:
+                raw("\\u00")
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0xF)])
+            default:
+                bytes.append(byte)
+            }
+        }
+    }
+
+    mutating func error(_ error: MediaImportReport.ErrorInfo) {
+        open("{")
+        key("code", first: true)
+        raw("\(error.code)")
+        key("message")
+        string(error.message)
+        close("}")
+    }
+
+    mutating func file(_ file: MediaImportReport.File) {
+        open("{")
+        key("bytesFetched", first: true)
+        raw("\(file.bytesFetched)")
+        if let error = file.error {
+            key("error")
+            self.error(error)
+        }
+        key("name")
+        string(file.name)
+        if let path = file.path {
+            key("path")
+            string(path)
+        }
+        if let sha256 = file.sha256 {
+            key("sha256")
+            string(sha256)
+        }
+        key("size")
+        raw("\(file.size)")
+        key("status")
+        string(file.status)
+        close("}")
     }
 }

@@ -48,11 +48,11 @@ final class DeviceHarness: Sendable {
     private let sequence = Mutex<UInt8>(0)
 
     init(profile: DeviceProfile = .glasses, seeds: [MediaSeed]? = nil, stateDirectory: URL? = nil, mtu: Int = 1024,
-         hotspotDelay: Duration = .zero, capacity: UInt64? = nil) throws {
+         maxListResponse: Int? = nil, hotspotDelay: Duration = .zero, capacity: UInt64? = nil) throws {
         let store = try MediaStore(seeds: seeds ?? profile.defaultMedia, capacity: capacity ?? profile.capacity,
                                    stateDirectory: stateDirectory)
         device = try EmulatedDevice(profile: profile, name: "Test \(profile.kind.rawValue)", store: store, mtu: mtu,
-                                    clock: clock, wallClockOrigin: Date(timeIntervalSince1970: 1_772_000_000),
+                                    maxListResponse: maxListResponse, clock: clock, wallClockOrigin: Date(timeIntervalSince1970: 1_772_000_000),
                                     stateDirectory: stateDirectory, dataPlane: dataPlane, hotspotDelay: hotspotDelay)
         handler = SMPRequestHandler(device: device, clock: clock)
         handler.setDeferredSink { [deferred] data, peer in deferred.append(data, peer) }

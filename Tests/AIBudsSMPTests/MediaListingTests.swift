@@ -1,3 +1,4 @@
+import AIBuds
 import AIBudsEmulator
 import AIBudsSMP
 import AIBudsTestKit
@@ -21,6 +22,8 @@ import Testing
     private func offsetAndLimit(_ request: SMPPacket) throws -> (Int, Int) {
         let map = try request.payloadMap()
         guard case .unsigned(let off)? = map["off"], case .unsigned(let limit)? = map["limit"] else { throw ScriptError("no off/limit") }
+        // Every page request says how large a response the client takes.
+        guard map["mtu"] == .unsigned(UInt64(SMPClient.mediaListResponseLimit)) else { throw ScriptError("no mtu") }
         return (Int(off), Int(limit))
     }
 
@@ -49,10 +52,11 @@ import Testing
     @Test func aListThatChangesWhileReadIsReadAgain() async throws {
         let (client, device, _) = try makePair()
         async let listing = client.mediaListing(type: nil)
-        try device.reply(to: try await device.nextRequest(), page(generation: 5, total: 4, 0..<2))
-        try device.reply(to: try await device.nextRequest(), page(generation: 6, total: 4, 2..<4))
-        try device.reply(to: try await device.nextRequest(), page(generation: 6, total: 4, 0..<2))
-        try device.reply(to: try await device.nextRequest(), page(generation: 6, total: 4, 2..<4))
+        for (generation, offset) in [(5, 0), (6, 2), (6, 0), (6, 2)] {
+            let request = try await device.nextRequest()
+            #expect(try offsetAndLimit(request).0 == offset)
+            try device.reply(to: request, page(generation: UInt64(generation), total: 4, offset..<offset + 2))
+        }
         let result = try await listing
         #expect(result.generation == 6 && result.files.count == 4)
     }
@@ -62,6 +66,41 @@ import Testing
         let failure = Task { await smpFailure { try await client.mediaListing(type: nil) } }
         try device.reply(to: try await device.nextRequest(), page(total: 1, 0..<1, sha256: Data([1, 2, 3])))
         #expect(await failure.value?.code == .malformedResponse)
+    }
+
+    /// Reads the whole list of an emulator on `link` holding 2,000 files with digests, and its
+    /// first page as the SDK asks for it.
+    private func readLongList(link: LinkProfile) async throws -> (listing: DeviceMediaListing, firstPage: Int, store: [MediaRecord]) {
+        let files: [MediaSeed] = (0..<2_000).map { .generated(String(format: "small-%05d.bin", $0), type: .video, size: 64) }
+        let device = try LoopbackEmulator(files: files, link: link)
+        defer { device.stop() }
+        let store = device.emulator.device.store
+        let deadline = ContinuousClock.now + .seconds(30)
+        while store.list().contains(where: { $0.sha256 == nil }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let client = try SMPClient(transport: UDPTransport(address: device.address))
+        defer { client.close() }
+        let listing = try await client.mediaListing(type: nil)
+        let first = try await client.send(
+            MediaListRequest(off: 0, limit: 256, mtu: UInt64(SMPClient.mediaListResponseLimit)), timeout: .seconds(30))
+        return (listing, first.files.count, store.list())
+    }
+
+    @Test func twoThousandFilesAreListedIntactInLargeFrames() async throws {
+        let (listing, firstPage, store) = try await readLongList(link: .unlimited)
+        #expect(listing.files.count == 2_000)
+        #expect(listing.files.map(\.name) == store.map(\.name.text))
+        #expect(listing.files.map(\.sha256) == store.map(\.sha256) && listing.files.allSatisfy { $0.sha256?.count == 32 })
+        #expect(firstPage > 100)   // a 16 KiB page, where a 1 KiB one holds about ten entries
+    }
+
+    @Test func twoThousandFilesAreListedIntactInSmallBLEFrames() async throws {
+        let (listing, firstPage, store) = try await readLongList(link: .ble)
+        #expect(listing.files.count == 2_000)
+        #expect(listing.files.map(\.name) == store.map(\.name.text))
+        #expect(listing.files.map(\.sha256) == store.map(\.sha256) && listing.files.allSatisfy { $0.sha256?.count == 32 })
+        #expect(firstPage < 12)    // the ble link's 976-byte MTU
     }
 
     @Test func theEmulatorListsEveryFileWithItsDigestOverUDP() async throws {

@@ -47,6 +47,26 @@ extension SDKTests {
             await fixture.shutdown()
         }
 
+        @Test func anImportThatReportsNoProgressGivesOnlyItsResult() async throws {
+            let fixture = try ImportEmulatorFixture(Self.media)
+            defer { fixture.stop() }
+            try await waitUntilListed(fixture)
+            let engine = MediaImportEngine(channel: try await fixture.connect(), stabilization: VideoStabilizationRegistry())
+            let (_, models) = try await fetchAll(engine)
+            let options = MediaImportOptions(destination: fixture.destination(), reportsProgress: false)
+            let run = await ImportRun.collect(engine.importEvents(models, options: options))
+            try? await engine.endTransferSession()
+            #expect(run.events.count == 1)
+            guard case .completed? = run.events.first else { Issue.record("the only event is not the result"); return }
+            #expect(run.result.success, "\(String(describing: run.result.error))")
+            #expect(run.result.importedFiles.count == Self.media.count)
+            for file in run.result.importedFiles {
+                #expect(try SHA256.hash(fileAt: file.localFileURL) == fixture.sha256(of: file.metadata.fileName))
+                #expect(run.result.bytesFetched[file.metadata.fileName] == file.metadata.fileSize)
+            }
+            await fixture.shutdown()
+        }
+
         @Test func aDeviceThatListsNoDigestsIsAskedForEachFile() async throws {
             let fixture = try ImportEmulatorFixture(Self.media) { $0.listsDigests = false }
             defer { fixture.stop() }

@@ -36,20 +36,33 @@ public struct ImportLedgerEntry: Codable, Sendable, Equatable {
     var jsonLine: [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(160 + name.utf8.count + localPath.utf8.count + deviceID.utf8.count)
-        for (key, value) in [("{\"at\":", Self.iso8601(importedAt)), (",\"device\":", deviceID), (",\"name\":", name),
-                             (",\"path\":", localPath), (",\"sha256\":", sha256)] {
-            line.append(contentsOf: key.utf8)
-            Self.appendJSONString(value, to: &line)
-        }
-        line.append(contentsOf: ",\"size\":\(size)}\n".utf8)
+        line.append(contentsOf: "{\"at\":\"".utf8)
+        Self.appendISO8601(importedAt, to: &line)
+        line.append(contentsOf: "\",\"device\":".utf8)
+        Self.appendJSONString(deviceID, to: &line)
+        line.append(contentsOf: ",\"name\":".utf8)
+        Self.appendJSONString(name, to: &line)
+        line.append(contentsOf: ",\"path\":".utf8)
+        Self.appendJSONString(localPath, to: &line)
+        line.append(contentsOf: ",\"sha256\":".utf8)
+        Self.appendJSONString(sha256, to: &line)
+        line.append(contentsOf: ",\"size\":".utf8)
+        line.append(contentsOf: String(size).utf8)
+        line.append(contentsOf: "}\n".utf8)
         return line
     }
 
     /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped.
     private static func appendJSONString(_ text: String, to line: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
         line.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        defer { line.append(UInt8(ascii: "\"")) }
+        let utf8 = text.utf8
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            line.append(contentsOf: utf8)
+            return
+        }
+        let hex = Array("0123456789abcdef".utf8)
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
                 line.append(UInt8(ascii: "\\"))
@@ -62,20 +75,35 @@ public struct ImportLedgerEntry: Codable, Sendable, Equatable {
                 line.append(byte)
             }
         }
-        line.append(UInt8(ascii: "\""))
     }
 
-    /// `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds), as `JSONEncoder`'s `.iso8601` writes dates.
-    private static func iso8601(_ date: Date) -> String {
+    /// Appends `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds), as `JSONEncoder`'s `.iso8601` writes dates.
+    private static func appendISO8601(_ date: Date, to line: inout [UInt8]) {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func padded(_ value: Int32, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        func digits(_ value: Int32, _ width: Int) {
+            var divisor: Int32 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = max(0, value)
+            while divisor > 0 {
+                line.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+                rest %= divisor
+                divisor /= 10
+            }
         }
-        return "\(padded(parts.tm_year + 1900, 4))-\(padded(parts.tm_mon + 1, 2))-\(padded(parts.tm_mday, 2))T"
-            + "\(padded(parts.tm_hour, 2)):\(padded(parts.tm_min, 2)):\(padded(parts.tm_sec, 2))Z"
+        digits(parts.tm_year + 1900, 4)
+        line.append(UInt8(ascii: "-"))
+        digits(parts.tm_mon + 1, 2)
+        line.append(UInt8(ascii: "-"))
+        digits(parts.tm_mday, 2)
+        line.append(UInt8(ascii: "T"))
+        digits(parts.tm_hour, 2)
+        line.append(UInt8(ascii: ":"))
+        digits(parts.tm_min, 2)
+        line.append(UInt8(ascii: ":"))
+        digits(parts.tm_sec, 2)
+        line.append(UInt8(ascii: "Z"))
     }
 }
 

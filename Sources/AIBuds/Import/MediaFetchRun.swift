@@ -3,7 +3,8 @@ import AIBudsLog
 import Foundation
 
 /// The steps of `fetchMediaFiles`: configure the hotspot, enter transfer mode, wait for the hotspot,
-/// join it, list the media. Each failing step throws an `AIBudsError` with its own code.
+/// join it, list the media (read while the hotspot opens and is joined). Each failing step throws
+/// an `AIBudsError` with its own code.
 struct MediaFetchRun: Sendable {
     let channel: any MediaImportControlChannel
     let joiner: any HotspotJoiner
@@ -30,6 +31,13 @@ struct MediaFetchRun: Sendable {
         }
         emit(.transferModeEntered)
 
+        // The list does not need the hotspot: it is read over the control link while the hotspot
+        // opens and is joined (seconds on a real device), and awaited after the join. A failing
+        // hotspot step cancels it; its own failure is reported after the hotspot steps, as before.
+        async let listed = step(.fetchMediaFilesInfoFailedDueToNetworkError, "listing the device's media failed") {
+            try await channel.listMediaFiles(type: type)
+        }
+
         emit(.waitingForHotspot)
         let status = try await waitForHotspot()
         guard let baseUrl = status.baseUrl, !baseUrl.isEmpty else {
@@ -50,12 +58,11 @@ struct MediaFetchRun: Sendable {
         }
         emit(.hotspotJoined)
 
-        let listing = try await step(.fetchMediaFilesInfoFailedDueToNetworkError, "listing the device's media failed") {
-            try await channel.listMediaFiles(type: type)
-        }
+        let listing = try await listed
         logger.log(.info, "import", "device lists \(listing.files.count) media files at generation \(listing.generation)")
         let models = listing.files.map { $0.model(baseUrl: baseUrl, generation: listing.generation) }
         var digests: [String: [UInt8]] = [:]
+        digests.reserveCapacity(listing.files.count)
         for file in listing.files { if let digest = file.sha256 { digests[file.name] = digest } }
         let session = TransferSession(
             baseURL: baseUrl, token: token, ssid: ssid, listGeneration: listing.generation, listedSHA256: digests)

@@ -195,10 +195,14 @@ public final class MediaImportEngine: Sendable {
                     guard let self else { return }
                     try await self.deleteMediaFile(named: name)
                 })
-            // Events come from several threads, thousands a second: they reach the consumer in bursts.
-            let events = EventBatcher<MediaImportEvent> { continuation.yield($0) }
-            (result, hotspotLost) = await run.run { events.send($0) }
-            events.close()
+            if options.reportsProgress {
+                // Events come from several threads, thousands a second: they reach the consumer in bursts.
+                let events = EventBatcher<MediaImportEvent> { continuation.yield($0) }
+                (result, hotspotLost) = await run.run { events.send($0) }
+                events.close()
+            } else {
+                (result, hotspotLost) = await run.run { _ in }
+            }
         } catch {
             result = .rejected(AIBudsError.from(error))
         }

@@ -17,13 +17,18 @@ public struct MediaImportOptions: Sendable {
     public var deletesVerifiedFilesFromDevice: Bool
     /// How often the batch's transfer speed is reported.
     public var speedReportInterval: Duration
+    /// Whether the import reports its progress: every event but `completed` (`batchProgress`,
+    /// `fileStarted`, `chunk`, `fileFinished`, `speed` and the stabilization events). `false` for a
+    /// consumer that only waits for the result (such as `aibuds media import --json`): the import
+    /// then builds and queues none of those thousands of events.
+    public var reportsProgress: Bool
 
     /// Creates options; the defaults import into the temporary folder, four files at a time,
     /// verified, without chunk bytes, a ledger or deletion.
     public init(
         destination: URL? = nil, maximumConcurrentTransfers: Int = 4, deliversChunkData: Bool = false,
         verifiesDeviceHash: Bool = true, ledger: ImportLedger? = nil, deletesVerifiedFilesFromDevice: Bool = false,
-        speedReportInterval: Duration = .milliseconds(250)
+        speedReportInterval: Duration = .milliseconds(250), reportsProgress: Bool = true
     ) {
         self.destination = destination
         self.maximumConcurrentTransfers = maximumConcurrentTransfers
@@ -32,5 +37,6 @@ public struct MediaImportOptions: Sendable {
         self.ledger = ledger
         self.deletesVerifiedFilesFromDevice = deletesVerifiedFilesFromDevice
         self.speedReportInterval = speedReportInterval
+        self.reportsProgress = reportsProgress
     }
 }

@@ -36,6 +36,10 @@ struct TransferPhase: Sendable {
         let state = BatchState(count: files.count)
         var outcomes: [TransferOutcome] = []
         await withTaskGroup(of: Void.self) { phase in
+            guard options.reportsProgress else {
+                outcomes = await transfers(state: state, fetched: fetched, emit: emit)
+                return
+            }
             // Bytes held back by the merging of chunk events go out when no more come (a stall).
             phase.addTask {
                 while true {
@@ -108,8 +112,12 @@ struct TransferPhase: Sendable {
                 let file = files[index]
                 let count = UInt64(max(0, progress.chunkBytes))
                 let transferred = UInt64(max(0, progress.bytesTransferred))
-                let size = progress.totalBytes.map { UInt64(max(0, $0)) } ?? file.fileSize ?? 0
                 fetched.add(count)
+                guard options.reportsProgress else {
+                    state.count(index, count: count, transferred: transferred)
+                    return
+                }
+                let size = progress.totalBytes.map { UInt64(max(0, $0)) } ?? file.fileSize ?? 0
                 // Chunks with bytes all go out; otherwise a file's chunks are merged into one
                 // event per `chunkEventInterval`, and its last chunk always goes out.
                 state.progress(
@@ -137,8 +145,10 @@ struct TransferPhase: Sendable {
     ) -> DownloadRequest? {
         guard state.mayStart else { return nil }
         let file = files[index]
-        emit(.batchProgress(index: index, total: files.count))
-        emit(.fileStarted(file, taskID: taskID(index)))
+        if options.reportsProgress {
+            emit(.batchProgress(index: index, total: files.count))
+            emit(.fileStarted(file, taskID: taskID(index)))
+        }
         func fail(_ error: AIBudsError) -> DownloadRequest? {
             state.settle(index, failed(index, error, at: request.finalURL, state: state, emit: emit))
             return nil
@@ -205,7 +215,7 @@ struct TransferPhase: Sendable {
                 deviceID: deviceID, name: file.fileName, size: file.fileSize ?? 0, sha256: sha256.hexString, localPath: url.path))
         }
         let model = ImportedMediaFileModel(metadata: file, localFileURL: url, stabilizationStatus: .pending)
-        emit(.fileFinished(model, taskID: taskID(index), error: nil))
+        if options.reportsProgress { emit(.fileFinished(model, taskID: taskID(index), error: nil)) }
         return .imported(model, verified: verified, bytesFetched: bytes, sixAxisData: nil)
     }
 
@@ -333,6 +343,14 @@ private final class BatchState: Sendable {
             report(state.unreported[index])
             state.unreported[index] = 0
             state.held.remove(index)
+        }
+    }
+
+    /// Adds `count` bytes of file `index` without reporting them (an import that reports no progress).
+    func count(_ index: Int, count: UInt64, transferred: UInt64) {
+        state.withLock { state in
+            state.fetched[index] += count
+            state.transferred[index] = transferred
         }
     }
 

@@ -48,6 +48,9 @@ public final class EmulatedDevice: Sendable {
     public let store: MediaStore
     /// The largest SMP packet, in bytes.
     public let mtu: Int
+    /// The largest Media `list` response, in bytes, for a client that takes packets that large
+    /// (its request's `mtu`, docs/protocol.md §3); never below ``mtu``.
+    public let maxListResponse: Int
 
     private enum Transfer: Equatable {
         case off
@@ -108,7 +111,8 @@ public final class EmulatedDevice: Sendable {
     ///   - dataPlane: the HTTP data plane opened in transfer mode (nil: the hotspot never opens).
     ///   - hotspotDelay: how long after `enter transfer mode` the hotspot opens.
     ///   - fixedToken: the bearer token of every transfer session (nil: a random one each time).
-    public init(profile: DeviceProfile, name: String, store: MediaStore, mtu: Int = 1024,
+    ///   - maxListResponse: the largest Media `list` response for a client that takes it (nil: `mtu`).
+    public init(profile: DeviceProfile, name: String, store: MediaStore, mtu: Int = 1024, maxListResponse: Int? = nil,
                 clock: any EmulatorClock = SystemEmulatorClock(), wallClockOrigin: Date = Date(),
                 stateDirectory: URL? = nil, dataPlane: (any TransferDataPlane)? = nil,
                 hotspotDelay: Duration = .zero, fixedToken: String? = nil,
@@ -117,6 +121,7 @@ public final class EmulatedDevice: Sendable {
         self.identity = EmulatedIdentity(name: name, profile: profile.kind)
         self.store = store
         self.mtu = mtu
+        self.maxListResponse = max(mtu, maxListResponse ?? mtu)
         self.clock = clock
         self.wallClockOrigin = wallClockOrigin
         self.stateDirectory = stateDirectory

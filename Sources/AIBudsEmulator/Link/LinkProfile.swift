@@ -10,6 +10,11 @@ public enum LinkProfile: String, Sendable, CaseIterable {
     /// The SMP MTU a device reports on this link.
     public var mtu: Int { self == .ble ? 976 : 1024 }
 
+    /// The largest Media `list` response a device sends on this link to a client that takes it
+    /// (docs/protocol.md §3): 65,000 bytes over plain UDP, the MTU on `ble`, whose small link
+    /// buffers a device cannot exceed.
+    public var maxListResponse: Int { self == .ble ? mtu : 65_000 }
+
     /// The data plane shaping of this link.
     public var dataPlaneShaping: DataPlaneShaping { self == .wifi ? .wifi : .unlimited }
 }

@@ -270,7 +270,8 @@ extension SMPRequestHandler {
             guard let type = Self.typeFilter(list.type) else { return .failure(.project(group, .invalidArgument)) }
             let (generation, total, page) = store.page(
                 type: type, offset: Int(clamping: list.off ?? 0), limit: Int(min(list.limit ?? 64, 256)))
-            return .reply(fittingList(generation: generation, total: UInt64(total), page: page))
+            let budget = max(device.mtu, Int(clamping: min(list.mtu ?? 0, UInt64(device.maxListResponse))))
+            return .reply(MediaListPage.payload(generation: generation, total: UInt64(total), records: page, packetSize: budget))
         case let delete as MediaDeleteRequest:
             do {
                 let generation = try store.delete(MediaFileName(delete.name), ifGeneration: delete.generation)
@@ -296,31 +297,6 @@ extension SMPRequestHandler {
         guard let raw else { return .some(nil) }
         guard let type = MediaFileType(rawValue: raw), type != .unknown else { return nil }
         return .some(type)
-    }
-
-    /// The list response with as many of `page`'s entries as fit the MTU (at least one, so that a
-    /// single huge name still gets through); the client pages on with `off` + the entries it got.
-    /// Each entry is encoded once: its CBOR item both measures it and goes into the response.
-    private func fittingList(generation: UInt64, total: UInt64, page: [MediaRecord]) -> any Encodable & Sendable {
-        let encoder = CBOREncoder()
-        guard case .map(var response)? = try? encoder.encodeValue(MediaListResponse(generation: generation, total: total, files: []))
-        else { return MediaListResponse(generation: generation, total: total, files: []) }
-        let budget = device.mtu - SMPHeader.size
-        var size = CBOR.map(response).encoded().count - 1
-        var entries: [CBOR] = []
-        for record in page {
-            let entry = MediaFileEntry(
-                id: record.id, name: record.name.text, type: record.type.rawValue, size: record.size, sixaxis: record.sixaxis,
-                sha256: record.sha256.map { Data($0) })
-            guard let item = try? encoder.encodeValue(entry) else { break }
-            let entrySize = item.encoded().count
-            let arrayHeader = entries.count + 1 < 24 ? 1 : entries.count + 1 <= 0xFF ? 2 : 3
-            if !entries.isEmpty, size + entrySize + arrayHeader > budget { break }
-            size += entrySize
-            entries.append(item)
-        }
-        response[.text("files")] = .array(entries)
-        return CBOR.map(response)
     }
 
     // MARK: - Hotspot (66)

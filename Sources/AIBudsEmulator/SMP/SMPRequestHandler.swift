@@ -157,6 +157,8 @@ public final class SMPRequestHandler: Sendable {
     private func encodeResponse(to header: SMPHeader, _ body: Result<any Encodable & Sendable, SMPFailure>) -> Data {
         var payload: Data
         switch body {
+        case .success(let encoded as EncodedPayload):
+            payload = Data(encoded.bytes)
         case .success(let value):
             do { payload = try CBOREncoder().encode(value) } catch {
                 logger.log(.error, "smp", "cannot encode a response: \(error)")

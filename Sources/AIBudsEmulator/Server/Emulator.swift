@@ -48,7 +48,8 @@ public final class Emulator: Sendable {
         dataPlane = HTTPTransferDataPlane(host: configuration.listen.host, shaping: configuration.link.dataPlaneShaping,
                                           faults: configuration.faults.http, logger: logger)
         device = try EmulatedDevice(
-            profile: profile, name: configuration.deviceName, store: store, mtu: configuration.link.mtu, clock: clock,
+            profile: profile, name: configuration.deviceName, store: store, mtu: configuration.link.mtu,
+            maxListResponse: configuration.link.maxListResponse, clock: clock,
             stateDirectory: configuration.stateDirectory, dataPlane: profile.hasHotspot ? dataPlane : nil,
             hotspotDelay: configuration.faults.slowHotspot, fixedToken: configuration.token, logger: logger)
         handler = SMPRequestHandler(device: device, clock: clock, errorRate: configuration.faults.error,

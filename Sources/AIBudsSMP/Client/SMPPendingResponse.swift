@@ -11,6 +11,9 @@ public struct SMPPendingResponse<Response: Decodable & Sendable>: Sendable {
     public func response() async throws(SMPError) -> Response {
         let map = try await exchange.payload()
         do {
+            if let direct = Response.self as? any CBORMapDecodable.Type, let response = try direct.init(cbor: map) as? Response {
+                return response
+            }
             return try CBORDecoder().decode(Response.self, from: map)
         } catch {
             throw SMPError(.malformedResponse, "the response to \(exchange.request.label) does not decode", underlying: error)

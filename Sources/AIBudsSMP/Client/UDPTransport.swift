@@ -7,6 +7,10 @@ public final class UDPTransport: SMPTransport {
     /// The SMP/UDP default port.
     public static let defaultPort: UInt16 = 1337
 
+    /// The receive buffer asked for: a window of large Media `list` pages (16 KiB each, see
+    /// `SMPClient.mediaListResponseLimit`) in flight at once must not overflow it.
+    public static let receiveBufferSize = 1 << 20
+
     /// The device's address.
     public let remoteAddress: SocketAddress
     /// The largest packet sent: the device's MTU as far as this transport knows (1024 by default).
@@ -16,7 +20,7 @@ public final class UDPTransport: SMPTransport {
     /// Opens a UDP socket connected to `address`.
     public init(address: SocketAddress, mtu: Int = 1024, logger: any LogService = NullLogService()) throws(SMPError) {
         do {
-            self.socket = try UDPSocket(remote: address, logger: logger)
+            self.socket = try UDPSocket(remote: address, receiveBufferSize: Self.receiveBufferSize, logger: logger)
         } catch {
             throw SMPError(.transport, "cannot open a UDP socket to \(address)", underlying: error)
         }

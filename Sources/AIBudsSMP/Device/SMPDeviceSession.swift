@@ -87,6 +87,10 @@ public final class SMPDeviceSession: DeviceSession {
         async let work = request(DeviceWorkStateRequest())
         async let language = request(DeviceLanguageReadRequest())
         async let events = request(DeviceEventsRequest(since: 0, waitMs: 0))
+        // The per-capability reads go out with the others: one round trip for all, not one each.
+        async let hotspot = capabilities.contains(.hotspot) ? request(HotspotStateRequest()) : nil
+        async let audioLimit = capabilities.contains(.audioRecording) ? request(CaptureMaxAudioReadRequest()) : nil
+        async let videoLimit = capabilities.contains(.camera) ? request(CaptureMaxVideoReadRequest()) : nil
         var result: [DeviceStateEvent] = [
             .battery(BatteryStatusInfoModel(level: Int(clamping: try await battery.level), isCharging: try await battery.charging)),
             .storage(StorageInfoModel(usedSpaceInMB: Int(clamping: try await storage.usedMB), freeSpaceInMB: Int(clamping: try await storage.freeMB))),
@@ -97,16 +101,13 @@ public final class SMPDeviceSession: DeviceSession {
         ]
         let baseline = try await events.seq
         state.withLock { $0.eventSeq = baseline }
-        if capabilities.contains(.hotspot) {
-            let hotspot = try await request(HotspotStateRequest())
+        if let hotspot = try await hotspot {
             result.append(.hotspotState(HotspotState(lenientRawValue: hotspot.state)))
         }
-        if capabilities.contains(.audioRecording) {
-            let limit = try await request(CaptureMaxAudioReadRequest())
+        if let limit = try await audioLimit {
             result.append(.maxAudioRecordDuration(Int(clamping: limit.seconds)))
         }
-        if capabilities.contains(.camera) {
-            let limit = try await request(CaptureMaxVideoReadRequest())
+        if let limit = try await videoLimit {
             result.append(.maxVideoRecordDuration(Int(clamping: limit.seconds)))
         }
         return result

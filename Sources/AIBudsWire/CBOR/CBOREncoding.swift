@@ -54,8 +54,9 @@ extension CBOR {
         }
     }
 
-    /// Appends an item head (major type and argument) in its shortest form.
-    static func appendHead(major: UInt8, argument: UInt64, to out: inout [UInt8]) {
+    /// Appends an item head (major type 0–7 and its argument) in its shortest form, as
+    /// ``encode(into:)`` does: for code that writes a known shape straight into bytes.
+    public static func appendHead(major: UInt8, argument: UInt64, to out: inout [UInt8]) {
         let type = major << 5
         switch argument {
         case 0..<24:

@@ -19,12 +19,16 @@ public struct MediaListRequest: SMPRequest, Equatable {
     public var off: UInt64?
     /// The page size (default 64, capped at 256).
     public var limit: UInt64?
+    /// The largest response packet the client takes, in bytes (docs/protocol.md §3): the device
+    /// answers with packets up to this size when its own buffer allows, else up to its MTU.
+    public var mtu: UInt64?
 
     /// Creates the message.
-    public init(type: Int? = nil, off: UInt64? = nil, limit: UInt64? = nil) {
+    public init(type: Int? = nil, off: UInt64? = nil, limit: UInt64? = nil, mtu: UInt64? = nil) {
         self.type = type
         self.off = off
         self.limit = limit
+        self.mtu = mtu
     }
 }
 
