@@ -22,7 +22,7 @@ struct MediaImportCommand: CLICommand {
           --all            import every file on the device
           NAME...          import these device files
           --new            only files not imported before (by DIR's import ledger)
-          --jobs N         files downloaded at once (default 4, 1 to 64)
+          --jobs N         files downloaded at once (default \(MediaImportOptions().maximumConcurrentTransfers), 1 to 64)
           --delete-after   delete each imported and verified file from the device
           --json           print one JSON document (files, bytes fetched, errors) instead of progress
         """
@@ -41,7 +41,7 @@ struct MediaImportCommand: CLICommand {
         destination = try arguments.option("--to") ?? ""
         all = arguments.flag("--all")
         onlyNew = arguments.flag("--new")
-        jobs = try arguments.number("--jobs") ?? 4
+        jobs = try arguments.number("--jobs") ?? MediaImportOptions().maximumConcurrentTransfers
         deleteAfter = arguments.flag("--delete-after")
         json = arguments.flag("--json")
         names = try arguments.positionals()

@@ -5,7 +5,8 @@ public struct MediaImportOptions: Sendable {
     /// The folder the files land in; `nil` means the engine's default, a per-device folder under
     /// the temporary directory (copy files out of it to keep them).
     public var destination: URL?
-    /// How many files download at once.
+    /// How many files download at once; the default is the download engine's measured best
+    /// (`HTTPFileDownloader.Configuration.parallelism`).
     public var maximumConcurrentTransfers: Int
     /// Whether ``MediaImportChunk/data`` carries the bytes (costs a copy per chunk).
     public var deliversChunkData: Bool
@@ -23,10 +24,10 @@ public struct MediaImportOptions: Sendable {
     /// then builds and queues none of those thousands of events.
     public var reportsProgress: Bool
 
-    /// Creates options; the defaults import into the temporary folder, four files at a time,
-    /// verified, without chunk bytes, a ledger or deletion.
+    /// Creates options; the defaults import into the temporary folder, as many files at a time
+    /// as the download engine's default, verified, without chunk bytes, a ledger or deletion.
     public init(
-        destination: URL? = nil, maximumConcurrentTransfers: Int = 4, deliversChunkData: Bool = false,
+        destination: URL? = nil, maximumConcurrentTransfers: Int = HTTPFileDownloader.Configuration().parallelism, deliversChunkData: Bool = false,
         verifiesDeviceHash: Bool = true, ledger: ImportLedger? = nil, deletesVerifiedFilesFromDevice: Bool = false,
         speedReportInterval: Duration = .milliseconds(250), reportsProgress: Bool = true
     ) {
