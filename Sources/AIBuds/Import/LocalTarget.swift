@@ -27,7 +27,12 @@ enum LocalTarget: Sendable, Equatable {
     /// Picks the target for `name` in `directory`; an existing file counts as the same only when
     /// `size` and `sha256` are known and match.
     static func choose(in directory: URL, name: String, size: UInt64?, sha256: [UInt8]?) throws -> LocalTarget {
-        let folder = directory.path
+        try choose(in: directory, path: directory.path, name: name, size: size, sha256: sha256)
+    }
+
+    /// `choose(in:name:size:sha256:)` with the folder's path already worked out (`folder`, once
+    /// per batch rather than once per file).
+    static func choose(in directory: URL, path folder: String, name: String, size: UInt64?, sha256: [UInt8]?) throws -> LocalTarget {
         for counter in 1...10_000 {
             let candidate = counter == 1 ? name : numbered(name, counter)
             var info = stat()

@@ -1,6 +1,7 @@
 import AIBudsDigest
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsWire
 import Foundation
 import Synchronization
 
@@ -88,19 +89,26 @@ struct TransferPhase: Sendable {
                 try await channel.mediaFileSHA256(named: $0)
             }
             : nil
+        // One request made in full; the others are copies of it (the destination's path is worked
+        // out once, not once per file).
+        var template = DownloadRequest(baseURL: session.baseURL, deviceName: "", token: session.token, destinationDirectory: destination, localName: "")
+        template.reportsChunkData = options.deliversChunkData
+        let base = session.baseURL.hasSuffix("/") ? String(session.baseURL.dropLast()) : session.baseURL
         var requests: [DownloadRequest] = []
+        requests.reserveCapacity(files.count)
         for (index, file) in files.enumerated() {
-            var request = DownloadRequest(
-                baseURL: session.baseURL, deviceName: file.fileName, token: session.token, destinationDirectory: destination,
-                localName: (try? localNames[index].get()) ?? "file-\(index)", expectedSize: file.fileSize.map { Int64(clamping: $0) })
-            request.reportsChunkData = options.deliversChunkData
+            var request = template
+            request.url = base + HTTPMediaPath.target(forDeviceName: file.fileName)
+            request.localName = (try? localNames[index].get()) ?? "file-\(index)"
+            request.expectedSize = file.fileSize.map { Int64(clamping: $0) }
             requests.append(request)
         }
+        let folder = template.destinationPath
         let hooks = DownloadBatchHooks(
             prepare: { index, request in
                 prepare(
-                    index, request, localName: localNames[index], listed: listed[index], hashes: hashes, ledger: ledger, state: state,
-                    emit: emit)
+                    index, request, localName: localNames[index], listed: listed[index], hashes: hashes, folder: folder, ledger: ledger,
+                    state: state, emit: emit)
             },
             finished: { index, result in
                 finished(index, result, ledger: ledger, state: state, emit: emit)
@@ -141,7 +149,8 @@ struct TransferPhase: Sendable {
     /// download (settled here).
     private func prepare(
         _ index: Int, _ request: DownloadRequest, localName: Result<String, TransferError>, listed: [UInt8]?,
-        hashes: HashPrefetcher?, ledger: LedgerWriter?, state: BatchState, emit: @escaping @Sendable (MediaImportEvent) -> Void
+        hashes: HashPrefetcher?, folder: String, ledger: LedgerWriter?, state: BatchState,
+        emit: @escaping @Sendable (MediaImportEvent) -> Void
     ) -> DownloadRequest? {
         guard state.mayStart else { return nil }
         let file = files[index]
@@ -168,7 +177,7 @@ struct TransferPhase: Sendable {
         }
         let target: LocalTarget
         do {
-            target = try LocalTarget.choose(in: destination, name: name, size: file.fileSize, sha256: expected)
+            target = try LocalTarget.choose(in: destination, path: folder, name: name, size: file.fileSize, sha256: expected)
         } catch {
             return fail(AIBudsError(.importFilesFailedDueToLocalFileError, "cannot check \(destination.path)/\(name)", underlying: error))
         }
@@ -176,12 +185,15 @@ struct TransferPhase: Sendable {
         if case .alreadyPresent(let url, let digest) = target {
             // A previous import left exactly this file here: nothing to download.
             logger.log(.info, "import", "\(file.fileName) is already at \(url.path) with the device's SHA-256")
-            state.settle(index, imported(index, url: url, sha256: digest, verified: expected != nil, bytes: 0, ledger: ledger, emit: emit))
+            state.settle(index, imported(
+                index, url: url, path: url.path, sha256: digest, verified: expected != nil, bytes: 0, ledger: ledger, emit: emit))
             return nil
         }
         var prepared = request
         prepared.localName = target.localName
         prepared.expectedSHA256 = expected
+        // `LocalTarget` just found the name free: the engine need not look again.
+        prepared.finalNameCheckedFree = true
         return prepared
     }
 
@@ -193,7 +205,7 @@ struct TransferPhase: Sendable {
         switch result {
         case .success(let download):
             state.settle(index, imported(
-                index, url: download.fileURL, sha256: download.sha256, verified: state.isVerified(index),
+                index, url: download.fileURL, path: download.filePath, sha256: download.sha256, verified: state.isVerified(index),
                 bytes: UInt64(max(0, download.bytesReceived)), ledger: ledger, emit: emit))
         case .failure(let error):
             let file = files[index]
@@ -206,13 +218,13 @@ struct TransferPhase: Sendable {
 
     /// Records a committed file in the ledger and reports it.
     private func imported(
-        _ index: Int, url: URL, sha256: [UInt8], verified: Bool, bytes: UInt64, ledger: LedgerWriter?,
+        _ index: Int, url: URL, path: String, sha256: [UInt8], verified: Bool, bytes: UInt64, ledger: LedgerWriter?,
         emit: @Sendable (MediaImportEvent) -> Void
     ) -> TransferOutcome {
         let file = files[index]
         if let ledger, let deviceID = options.ledger?.deviceID {
             ledger.add(ImportLedgerEntry(
-                deviceID: deviceID, name: file.fileName, size: file.fileSize ?? 0, sha256: sha256.hexString, localPath: url.path))
+                deviceID: deviceID, name: file.fileName, size: file.fileSize ?? 0, sha256: sha256.hexString, localPath: path))
         }
         let model = ImportedMediaFileModel(metadata: file, localFileURL: url, stabilizationStatus: .pending)
         if options.reportsProgress { emit(.fileFinished(model, taskID: taskID(index), error: nil)) }

@@ -8,7 +8,12 @@ public struct DownloadRequest: Sendable, Hashable {
     /// The session's bearer token.
     public var token: String
     /// The folder the file lands in; its `.partial` subfolder holds the file while it downloads.
-    public var destinationDirectory: URL
+    public var destinationDirectory: URL {
+        didSet { destinationPath = DownloadRequest.path(of: destinationDirectory) }
+    }
+    /// `destinationDirectory`'s file-system path without a trailing `/`, worked out once per folder
+    /// (a copy of a request keeps it), not once per file.
+    private(set) var destinationPath: String
     /// The local file name; must be safe (see `SafeFileName`).
     public var localName: String
     /// The size the device reported, checked before the file is committed.
@@ -19,6 +24,10 @@ public struct DownloadRequest: Sendable, Hashable {
     public var overwrite: Bool
     /// Whether each progress report carries a copy of the bytes that arrived (`DownloadProgress.chunk`).
     public var reportsChunkData = false
+    /// The caller found nothing at the final name just before handing the request over (the
+    /// import's `LocalTarget` does), so the engine does not look again before it downloads. The
+    /// commit still never replaces: the no-replace rename refuses an existing name.
+    var finalNameCheckedFree = false
 
     /// Creates a request for a full URL.
     public init(
@@ -28,6 +37,7 @@ public struct DownloadRequest: Sendable, Hashable {
         self.url = url
         self.token = token
         self.destinationDirectory = destinationDirectory
+        self.destinationPath = DownloadRequest.path(of: destinationDirectory)
         self.localName = localName
         self.expectedSize = expectedSize
         self.expectedSHA256 = expectedSHA256
@@ -52,6 +62,13 @@ public struct DownloadRequest: Sendable, Hashable {
     public var partialDirectory: URL { destinationDirectory.appendingPathComponent(".partial", isDirectory: true) }
     /// The partial file while downloading.
     public var partialURL: URL { partialDirectory.appendingPathComponent(localName + ".part", isDirectory: false) }
+
+    /// A folder's path without trailing `/` (`/` stays).
+    static func path(of folder: URL) -> String {
+        var path = folder.path
+        while path.utf8.count > 1 && path.utf8.last == UInt8(ascii: "/") { path.removeLast() }
+        return path
+    }
 }
 
 /// The file-system paths of one download, computed once.
@@ -68,13 +85,16 @@ struct DownloadPaths: Sendable {
     let finalFile: String
 
     init(_ request: DownloadRequest) {
-        self.init(destination: request.destinationDirectory, localName: request.localName)
+        self.init(destinationPath: request.destinationPath, localName: request.localName)
     }
 
     /// The paths of `localName` in a destination folder (the folder's alone when it is empty).
     init(destination folder: URL, localName: String = "") {
-        var destination = folder.path
-        while destination.utf8.count > 1 && destination.utf8.last == UInt8(ascii: "/") { destination.removeLast() }
+        self.init(destinationPath: DownloadRequest.path(of: folder), localName: localName)
+    }
+
+    /// The paths of `localName` in the folder at `destination` (no trailing `/`).
+    init(destinationPath destination: String, localName: String) {
         self.destination = destination
         partialDirectory = destination + "/.partial"
         partialFile = partialDirectory + "/" + localName + ".part"
@@ -99,6 +119,8 @@ public struct DownloadProgress: Sendable, Hashable {
 public struct DownloadResult: Sendable, Hashable {
     /// The committed file.
     public var fileURL: URL
+    /// Its path (`fileURL.path`, kept as built so that callers need not ask the URL for it).
+    var filePath: String
     /// Its size.
     public var size: Int64
     /// Its SHA-256.

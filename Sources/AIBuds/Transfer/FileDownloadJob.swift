@@ -148,8 +148,10 @@ final class FileDownloadJob: Sendable {
             guard !isCancelled else { throw cancelledError }
             let digest = try verify(&part)
             logger.log(.debug, "transfer", "\(request.localName): \(part.length) bytes in \(attempts) request(s)")
+            // The URL from the path built once (cheaper than appending to the folder's URL).
             let result = DownloadResult(
-                fileURL: request.finalURL, size: part.length, sha256: digest, bytesReceived: received, bytesResumed: resumed, attempts: attempts)
+                fileURL: URL(fileURLWithPath: paths.finalFile, isDirectory: false), filePath: paths.finalFile, size: part.length,
+                sha256: digest, bytesReceived: received, bytesResumed: resumed, attempts: attempts)
             return (result, part.finish(overwrite: request.overwrite))
         } catch {
             if let error = error as? TransferError, error.code == .sizeMismatch || error.code == .checksumMismatch {
@@ -169,7 +171,7 @@ final class FileDownloadJob: Sendable {
             throw TransferError(.localFileError, "the destination \(paths.destination) is not a folder",
                 underlying: FileSystemFailure(operation: "stat", path: paths.destination, errno: failure))
         }
-        if !request.overwrite, access(paths.finalFile, F_OK) == 0 {
+        if !request.overwrite, !request.finalNameCheckedFree, access(paths.finalFile, F_OK) == 0 {
             throw TransferError(.fileExists, "\(paths.finalFile) already exists")
         }
     }

@@ -92,8 +92,7 @@ public final class HTTPFileDownloader: Sendable {
             await withCheckedContinuation { continuation in
                 let batch = DownloadBatch(count: requests.count) { results in
                     // One directory sync per destination makes every committed name durable.
-                    let folders = Set(requests.map(\.destinationDirectory))
-                    for directory in Set(folders.map { DownloadPaths(destination: $0).destination }) { FileRenamer.finishDestination(directory) }
+                    for directory in Set(requests.map(\.destinationPath)) { FileRenamer.finishDestination(directory) }
                     continuation.resume(returning: results)
                 }
                 for number in 0..<workers {
