@@ -289,7 +289,9 @@ struct HTTPFileDownloaderTests {
 
     @Test func aFileThatAppearsDuringTheDownloadIsNotReplaced() async throws {
         let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(400_000, seed: 11)
+        // Above the limit of files written unnamed, so it goes through `.partial/` (see
+        // HTTPUnnamedFileTests for small files).
+        let content = DownloadFixture.bytes(1_500_000, seed: 11)
         try fixture.add("f", content)
         let existing = fixture.destination.appendingPathComponent("f")
         let request = fixture.request("f", content: content)

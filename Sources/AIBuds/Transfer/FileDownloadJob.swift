@@ -116,7 +116,9 @@ final class FileDownloadJob: Sendable {
         let address = target.address
         let paths = target.paths
         guard !isCancelled else { throw cancelledError }
-        var part = try PartialFile(paths: paths, url: request.url, expectedSize: request.expectedSize, isNew: target.isNew, buffer: buffer)
+        var part = try PartialFile(
+            paths: paths, url: request.url, expectedSize: request.expectedSize, isNew: target.isNew,
+            unnamedLimit: request.overwrite ? 0 : configuration.unnamedFileLimit, buffer: buffer)
         var pipelined = pipeline
         let resumed = part.length
         var received: Int64 = 0

@@ -32,6 +32,10 @@ public final class HTTPFileDownloader: Sendable {
         /// (HTTP/1.1 pipelining, for files without partial state); 1 sends each request only
         /// when the previous response has been read.
         public var pipelineDepth: Int
+        /// New files expected to be at most this many bytes are written unnamed in their
+        /// destination (`O_TMPFILE`) and linked to their name by their commit, instead of going
+        /// through `.partial/` (see `PartialFile`); 0 sends every file through `.partial/`.
+        var unnamedFileLimit: Int64 = 1 << 20
 
         /// Creates a configuration; the defaults are the measured best on this project's
         /// benchmark machine (docs/benchmarks.md).

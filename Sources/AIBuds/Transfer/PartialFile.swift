@@ -40,9 +40,22 @@ struct PartialFile {
     #endif
     /// How many written bytes accumulate before their writeback is started (buffered mode).
     private static let writebackStep: Int64 = 8 << 20
+    /// Linux's `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`), which Glibc's Swift module hides; 0 where unknown.
+    #if arch(x86_64) || arch(i386)
+    static let temporaryFlag: Int32 = 0o20200000
+    #elseif arch(arm64) || arch(arm)
+    static let temporaryFlag: Int32 = 0o20040000
+    #else
+    static let temporaryFlag: Int32 = 0
+    #endif
+    /// Whether `/proc/self/fd` is there, through which an unnamed file gets its name (`linkat`).
+    private static let hasProcFileDescriptors = access("/proc/self/fd", X_OK) == 0
 
     let paths: DownloadPaths
     private let descriptor: Int32
+    /// Whether the file is unnamed (`O_TMPFILE` in the destination folder): it gets its final name
+    /// only by its commit (`linkat`), and vanishes if the download stops first.
+    let isUnnamed: Bool
     /// Whether writes bypass the page cache.
     private(set) var direct: Bool
     /// Bytes in the file.
@@ -64,11 +77,26 @@ struct PartialFile {
     /// for the same URL. A file expected to be smaller than a block is written buffered. `isNew`
     /// says the batch saw no state of this file in `.partial/`: the file is then created
     /// exclusively and nothing is looked for (should it exist after all, it is opened as usual).
-    init(paths: DownloadPaths, url: String, expectedSize: Int64?, isNew: Bool, buffer: UnsafeMutableRawBufferPointer) throws {
+    ///
+    /// A new file expected to be at most `unnamedLimit` bytes is instead created unnamed in the
+    /// destination folder (`O_TMPFILE`), where the file system and `/proc` allow it: no entry in
+    /// `.partial/`, no lock, no rename; its bytes survive drops within this download (it resumes on
+    /// the open file) but not a cancel or a crash, which for a small file costs little.
+    init(
+        paths: DownloadPaths, url: String, expectedSize: Int64?, isNew: Bool, unnamedLimit: Int64 = 0,
+        buffer: UnsafeMutableRawBufferPointer
+    ) throws {
         self.paths = paths
         var fd: Int32 = -1
         // Direct writes from the start where the file system takes them (EINVAL where it does not).
         let wholeBlocks = (expectedSize ?? Int64.max) >= Int64(PartialFile.directAlignment)
+        if isNew, let expectedSize, expectedSize <= unnamedLimit, let unnamed = PartialFile.openUnnamed(in: paths.destination, direct: wholeBlocks) {
+            descriptor = unnamed.descriptor
+            direct = unnamed.direct
+            isUnnamed = true
+            return
+        }
+        isUnnamed = false
         var flags = O_RDWR | O_CREAT | O_CLOEXEC | (wholeBlocks ? PartialFile.directFlag : 0) | (isNew ? O_EXCL : 0)
         for _ in 0..<5 {
             fd = open(paths.partialFile, flags, 0o644)
@@ -121,6 +149,19 @@ struct PartialFile {
         }
     }
 
+    /// An unnamed file in `folder` (`O_TMPFILE`), with direct writes when asked for and taken;
+    /// nil where the file system or the system refuses (the caller then uses `.partial/`).
+    private static func openUnnamed(in folder: String, direct: Bool) -> (descriptor: Int32, direct: Bool)? {
+        guard temporaryFlag != 0, hasProcFileDescriptors else { return nil }
+        let flags = O_RDWR | O_CLOEXEC | temporaryFlag
+        if direct, directFlag != 0 {
+            let fd = open(folder, flags | directFlag, 0o644)
+            if fd >= 0 { return (fd, true) }
+        }
+        let fd = open(folder, flags, 0o644)
+        return fd >= 0 ? (fd, false) : nil
+    }
+
     /// Whether two data-plane URLs name the same device file (equal paths).
     static func samePath(_ first: String, _ second: String) -> Bool {
         guard let a = try? HTTPURL(parsing: first), let b = try? HTTPURL(parsing: second) else { return first == second }
@@ -170,11 +211,15 @@ struct PartialFile {
         closed = true
         return PendingCommit(
             descriptor: descriptor, paths: paths, overwrite: overwrite, dropsCachedPages: !direct && length >= 1 << 20,
-            validatorText: validatorText, removesValidatorFile: mayHaveValidatorFile)
+            validatorText: isUnnamed ? nil : validatorText, removesValidatorFile: mayHaveValidatorFile, isUnnamed: isUnnamed)
     }
 
-    /// Saves the validator beside the file so a later download can resume; best effort.
-    func saveValidator() { PartialFile.save(validatorText, to: paths.metaFile) }
+    /// Saves the validator beside the file so a later download can resume; best effort (an
+    /// unnamed file has nothing to resume once closed).
+    func saveValidator() {
+        guard !isUnnamed else { return }
+        PartialFile.save(validatorText, to: paths.metaFile)
+    }
 
     private var validatorText: String? {
         guard let validator, length > 0 else { return nil }
@@ -189,8 +234,10 @@ struct PartialFile {
     /// Deletes the partial file and its validator (its bytes are known to be wrong, or there are
     /// none), while still holding the file's lock.
     mutating func discard() {
-        unlink(paths.partialFile)
-        unlink(paths.metaFile)
+        if !isUnnamed {
+            unlink(paths.partialFile)
+            unlink(paths.metaFile)
+        }
         close()
     }
 

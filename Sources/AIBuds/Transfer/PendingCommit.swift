@@ -18,6 +18,8 @@ struct PendingCommit: Sendable {
     let validatorText: String?
     /// Whether a validator file may be beside the partial file, to be removed once committed.
     let removesValidatorFile: Bool
+    /// Whether the file is unnamed (`O_TMPFILE`): it is linked to its final name, not renamed.
+    var isUnnamed = false
 
     /// Makes the bytes durable, then gives the file its final name atomically; never replaces an
     /// existing file unless `overwrite` (else `TransferError.fileExists`, keeping the partial
@@ -36,6 +38,13 @@ struct PendingCommit: Sendable {
     func rename(syncDirectory: Bool) throws {
         // The clean pages are of no further use to this process; let them go.
         if dropsCachedPages { _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED) }
+        if isUnnamed {
+            // Linked while still open (closing an unnamed file frees it); never replaces.
+            defer { Glibc.close(descriptor) }
+            try FileRenamer.linkUnnamed(descriptor, to: paths.finalFile)
+            if syncDirectory { FileRenamer.finishDestination(paths.destination) }
+            return
+        }
         Glibc.close(descriptor)
         do {
             try FileRenamer.move(paths.partialFile, to: paths.finalFile, replacing: overwrite)
@@ -85,6 +94,14 @@ enum FileRenamer {
         // A file system without hard links: check, then rename.
         guard access(destination, F_OK) != 0 else { throw exists(destination) }
         guard rename(source, destination) == 0 else { throw PartialFile.failure("rename", destination) }
+    }
+
+    /// Gives an unnamed open file (`O_TMPFILE`) the name `destination`; an existing name is never
+    /// touched (`linkat` fails with `EEXIST`: `TransferError.fileExists`).
+    static func linkUnnamed(_ descriptor: Int32, to destination: String) throws {
+        if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, destination, AT_SYMLINK_FOLLOW) == 0 { return }
+        if errno == EEXIST { throw exists(destination) }
+        throw PartialFile.failure("link", destination)
     }
 
     /// Makes the names in a destination durable (after renames into it) and removes its
