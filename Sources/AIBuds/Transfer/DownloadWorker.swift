@@ -5,7 +5,8 @@ import AIBudsLog
 ///
 /// A worker keeps up to `pipelineDepth` files queued: the plain GETs of those without partial
 /// state go ahead on its connection (see `HTTPPipeline`), so the device sends the next file while
-/// this one is written and hashed. A file with partial state (it resumes with `Range`) ends the
+/// this one is written and hashed. The queue is refilled when one file is left in it, so the
+/// GETs of the files taken then share one write. A file with partial state (it resumes with `Range`) ends the
 /// queue and runs on its own once the files before it are done. Files are taken beyond the first
 /// only while more than `reserve` remain, so that a small batch still spreads over the workers.
 struct DownloadWorker: Sendable {
@@ -37,7 +38,10 @@ struct DownloadWorker: Sendable {
         var pipeline: HTTPPipeline?
         defer { pipeline?.release(to: pool) }
         while true {
-            while queue.count < depth, queue.last.map({ $0.aheadRequest != nil }) ?? true,
+            // Refill only when at most the file to run next is left, so that the GETs of the
+            // files taken go out together in one write, not one write per file.
+            let refills = queue.count <= 1
+            while refills, queue.count < depth, queue.last.map({ $0.aheadRequest != nil }) ?? true,
                 let index = batch.next(reserve: queue.isEmpty ? 0 : reserve)
             {
                 if let queued = take(index, depth: depth, pipeline: &pipeline) { queue.append(queued) }
