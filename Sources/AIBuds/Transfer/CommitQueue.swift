@@ -36,9 +36,15 @@ final class CommitQueue: Sendable {
     private let maxPending: Int
     private let gatherWindow: DispatchTimeInterval
 
-    private typealias SyncFS = @convention(c) (Int32) -> Int32
+    typealias SyncFS = @convention(c) (Int32) -> Int32
     /// Linux's `syncfs`, looked up at run time because Glibc's Swift module hides it.
-    private static let syncfs: SyncFS? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs").map { unsafeBitCast($0, to: SyncFS.self) }
+    static let syncfs: SyncFS? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs").map { unsafeBitCast($0, to: SyncFS.self) }
+    private let linked = Atomic(false)
+
+    /// Whether unnamed files were linked into place: their new link counts are made durable by the
+    /// next group's `syncfs`, and after the last group by the batch's final sync
+    /// (`FileRenamer.finishDestination(_:syncsFileSystem:)`).
+    var linkedUnnamedFiles: Bool { linked.load(ordering: .acquiring) }
 
     init(maxPending: Int, gatherWindow: DispatchTimeInterval = .milliseconds(20)) {
         self.maxPending = max(1, maxPending)
@@ -107,6 +113,7 @@ final class CommitQueue: Sendable {
     }
 
     private func commit(_ group: [(PendingCommit, Completion)]) {
+        if !linkedUnnamedFiles, group.contains(where: { $0.0.isUnnamed }) { linked.store(true, ordering: .releasing) }
         var synced = false
         if group.count > 1, let syncfs = CommitQueue.syncfs {
             // One syncfs per destination folder in the group (each file's partial file lives in

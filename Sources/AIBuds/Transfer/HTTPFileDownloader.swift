@@ -96,7 +96,10 @@ public final class HTTPFileDownloader: Sendable {
             await withCheckedContinuation { continuation in
                 let batch = DownloadBatch(count: requests.count) { results in
                     // One directory sync per destination makes every committed name durable.
-                    for directory in Set(requests.map(\.destinationPath)) { FileRenamer.finishDestination(directory) }
+                    let syncsFileSystem = commits.linkedUnnamedFiles
+                    for directory in Set(requests.map(\.destinationPath)) {
+                        FileRenamer.finishDestination(directory, syncsFileSystem: syncsFileSystem)
+                    }
                     continuation.resume(returning: results)
                 }
                 for number in 0..<workers {

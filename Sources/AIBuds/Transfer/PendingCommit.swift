@@ -42,7 +42,7 @@ struct PendingCommit: Sendable {
             // Linked while still open (closing an unnamed file frees it); never replaces.
             defer { Glibc.close(descriptor) }
             try FileRenamer.linkUnnamed(descriptor, to: paths.finalFile)
-            if syncDirectory { FileRenamer.finishDestination(paths.destination) }
+            if syncDirectory { FileRenamer.finishDestination(paths.destination, syncsFileSystem: true) }
             return
         }
         Glibc.close(descriptor)
@@ -105,16 +105,20 @@ enum FileRenamer {
     }
 
     /// Makes the names in a destination durable (after renames into it) and removes its
-    /// `.partial` folder when nothing is left in it; best effort.
-    static func finishDestination(_ path: String) {
-        syncDirectory(path)
+    /// `.partial` folder when nothing is left in it; best effort. With `syncsFileSystem` (after
+    /// unnamed files were linked into it) the whole file system is synced first, so that the
+    /// linked files' inodes (their new link count) are durable with their names: on a file system
+    /// without a journal the directory's `fsync` alone does not write them.
+    static func finishDestination(_ path: String, syncsFileSystem: Bool = false) {
+        syncDirectory(path, syncsFileSystem: syncsFileSystem)
         rmdir(path + "/.partial")
     }
 
     /// Makes the names in a folder durable (after renames into it); best effort.
-    static func syncDirectory(_ path: String) {
+    static func syncDirectory(_ path: String, syncsFileSystem: Bool = false) {
         let directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directory >= 0 else { return }
+        if syncsFileSystem, let syncfs = CommitQueue.syncfs { _ = syncfs(directory) }
         _ = fsync(directory)
         Glibc.close(directory)
     }
