@@ -39,15 +39,21 @@ struct HTTPUnnamedFileTests {
         guard takesUnnamedFiles(fixture) else { return }
         let content = DownloadFixture.bytes(500_000, seed: 21)
         try fixture.add("f", content)
-        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 200_000, duration: .milliseconds(600))))
-        let log = ProgressLog()
+        // The pause splits the body, so that a progress report comes mid-file.
+        fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 200_000, duration: .milliseconds(50))))
         let request = fixture.request("f", content: content)
         let downloader = HTTPFileDownloader(configuration: configuration())
-        let task = Task { try await downloader.download(request) { log.record($0) } }
-        try await log.wait(forBytes: 200_000)
-        // Mid-file: neither the final name nor a `.partial/` entry exists.
-        #expect(try listing(fixture) == [])
-        let result = try await task.value
+        // Looked at mid-file from the progress callback, on the download's thread, so always
+        // before the commit.
+        let seen = Mutex<[String]?>(nil)
+        let destination = fixture.destination.path
+        let result = try await downloader.download(request) { progress in
+            guard progress.bytesTransferred >= 100_000, progress.bytesTransferred < 500_000, seen.withLock({ $0 == nil }) else { return }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: destination)) ?? ["?"]
+            seen.withLock { $0 = names }
+        }
+        // Mid-file: neither the final name nor a `.partial/` entry existed.
+        #expect(seen.withLock { $0 } == [])
         #expect(result.size == 500_000 && result.attempts == 1)
         #expect(try fixture.downloaded("f") == content)
         #expect(try listing(fixture) == ["f"])
