@@ -157,6 +157,9 @@ struct PartialFile {
         if direct, directFlag != 0 {
             let fd = open(folder, flags | directFlag, 0o644)
             if fd >= 0 { return (fd, true) }
+            // Only EINVAL may be about O_DIRECT; anything else (EOPNOTSUPP, or EISDIR from a
+            // kernel without O_TMPFILE) refuses the unnamed file itself.
+            guard errno == EINVAL else { return nil }
         }
         let fd = open(folder, flags, 0o644)
         return fd >= 0 ? (fd, false) : nil
