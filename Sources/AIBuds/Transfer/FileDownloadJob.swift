@@ -72,7 +72,13 @@ final class FileDownloadJob: Sendable {
     }
 
     private var cancelledError: TransferError {
-        TransferError(.cancelled, "the download of \(request.localName) was cancelled; its partial file is kept for a resume")
+        // Files of at most `unnamedFileLimit` bytes are written unnamed and have nothing to keep.
+        let small = (request.expectedSize ?? Int64.max) <= configuration.unnamedFileLimit && !request.overwrite
+        return TransferError(
+            .cancelled,
+            small
+                ? "the download of \(request.localName) was cancelled; a file this small may be fetched again in full"
+                : "the download of \(request.localName) was cancelled; its partial file is kept for a resume")
     }
 
     /// Downloads and verifies the file, streaming through `buffer` (block-aligned, at least
