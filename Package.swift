@@ -34,7 +34,7 @@ let package = Package(
         // toolchain's lld links them (gold warns about glibc's mktemp inside static Foundation).
         .executableTarget(
             name: "aibuds",
-            dependencies: ["AIBuds", "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "TopStepComKit"],
+            dependencies: ["AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator", "AIBudsAllInOne", "TopStepComKit"],
             linkerSettings: [
                 .unsafeFlags(
                     ["-static-stdlib", "-use-ld=lld", "-Xlinker", "--start-group"]

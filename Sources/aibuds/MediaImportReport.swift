@@ -1,5 +1,6 @@
 import AIBuds
 import AIBudsFoundation
+import AIBudsWire
 import Foundation
 
 /// What `aibuds media import --json` prints: one document with every file, the bytes fetched over
@@ -168,34 +169,8 @@ private struct ReportJSONWriter {
         raw(" : ")
     }
 
-    /// A JSON string: quotes, backslashes and control characters escaped as `JSONEncoder` does.
-    mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        defer { bytes.append(UInt8(ascii: "\"")) }
-        let utf8 = text.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: utf8)
-            return
-        }
-        let hex = Array("0123456789abcdef".utf8)
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): raw("\\\"")
-            case UInt8(ascii: "\\"): raw("\\\\")
-            case UInt8(ascii: "\n"): raw("\\n")
-            case UInt8(ascii: "\r"): raw("\\r")
-            case UInt8(ascii: "\t"): raw("\\t")
-            case 0x08: raw("\\b")
-            case 0x0C: raw("\\f")
-            case 0..<0x20:
-                raw("\\u00")
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
-            default:
-                bytes.append(byte)
-            }
-        }
-    }
+    /// A JSON string, escaped as `JSONEncoder` escapes it.
+    mutating func string(_ text: String) { JSONString.append(text, to: &bytes) }
 
     mutating func error(_ error: MediaImportReport.ErrorInfo) {
         open("{")

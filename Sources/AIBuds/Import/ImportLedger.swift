@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsWire
 import Foundation
 import Synchronization
 
@@ -39,42 +40,17 @@ public struct ImportLedgerEntry: Codable, Sendable, Equatable {
         line.append(contentsOf: "{\"at\":\"".utf8)
         Self.appendISO8601(importedAt, to: &line)
         line.append(contentsOf: "\",\"device\":".utf8)
-        Self.appendJSONString(deviceID, to: &line)
+        JSONString.append(deviceID, to: &line)
         line.append(contentsOf: ",\"name\":".utf8)
-        Self.appendJSONString(name, to: &line)
+        JSONString.append(name, to: &line)
         line.append(contentsOf: ",\"path\":".utf8)
-        Self.appendJSONString(localPath, to: &line)
+        JSONString.append(localPath, to: &line)
         line.append(contentsOf: ",\"sha256\":".utf8)
-        Self.appendJSONString(sha256, to: &line)
+        JSONString.append(sha256, to: &line)
         line.append(contentsOf: ",\"size\":".utf8)
         line.append(contentsOf: String(size).utf8)
         line.append(contentsOf: "}\n".utf8)
         return line
-    }
-
-    /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped.
-    private static func appendJSONString(_ text: String, to line: inout [UInt8]) {
-        line.append(UInt8(ascii: "\""))
-        defer { line.append(UInt8(ascii: "\"")) }
-        let utf8 = text.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            line.append(contentsOf: utf8)
-            return
-        }
-        let hex = Array("0123456789abcdef".utf8)
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                line.append(UInt8(ascii: "\\"))
-                line.append(byte)
-            case 0..<0x20:
-                line.append(contentsOf: "\\u00".utf8)
-                line.append(hex[Int(byte >> 4)])
-                line.append(hex[Int(byte & 0xF)])
-            default:
-                line.append(byte)
-            }
-        }
     }
 
     /// Appends `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds), as `JSONEncoder`'s `.iso8601` writes dates.
