@@ -145,11 +145,12 @@ enum BenchRun {
             report.append("")
             report.append("### Engine: parallelism sweep (client only, wall seconds)")
             report.append("")
-            report.append("| files at once | 1 | 2 | 4 | 8 |")
-            report.append("|---|---|---|---|---|")
+            let widths = [1, 2, 4, 6, 8]
+            report.append("| files at once | " + widths.map(String.init).joined(separator: " | ") + " |")
+            report.append("|---|" + widths.map { _ in "---|" }.joined())
             for set in ["large", "small"] {
                 var cells: [String] = []
-                for parallel in [1, 2, 4, 8] {
+                for parallel in widths {
                     let destination = "\(out)/sweep-\(set)-\(parallel)"
                     try recreateDirectory(destination)
                     let sample = try measure(me, [
