@@ -181,6 +181,27 @@ extension SDKTests {
             await fixture.shutdown()
         }
 
+        @Test func aFileMovedToANumberedNameNeverTakesAnotherFilesOwnName() async throws {
+            // "x.jpg" is taken on disk by another file, so the device's x.jpg needs a numbered name;
+            // "x (2).jpg" is the device's other file's own name, so it gets "x (3).jpg".
+            let fixture = try ImportEmulatorFixture([.photo("x.jpg", 10_000), .photo("x (2).jpg", 20_000)])
+            defer { fixture.stop() }
+            let destination = fixture.destination()
+            try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+            let mine = destination.appendingPathComponent("x.jpg")
+            try Data("someone else's photo".utf8).write(to: mine)
+            let device = try await fixture.connect()
+            let engine = MediaImportEngine(channel: device, stabilization: VideoStabilizationRegistry())
+            let (_, models) = try await fetchAll(engine)
+            let run = await ImportRun.collect(engine.importEvents(models, options: MediaImportOptions(
+                destination: destination, maximumConcurrentTransfers: 2)))
+            #expect(run.result.success, "\(String(describing: run.result.error))")
+            #expect(try Data(contentsOf: mine) == Data("someone else's photo".utf8))
+            #expect(try SHA256.hash(fileAt: destination.appendingPathComponent("x (3).jpg")) == fixture.sha256(of: "x.jpg"))
+            #expect(try SHA256.hash(fileAt: destination.appendingPathComponent("x (2).jpg")) == fixture.sha256(of: "x (2).jpg"))
+            await fixture.shutdown()
+        }
+
         @Test func aDroppedConnectionResumesTransparently() async throws {
             let fixture = try ImportEmulatorFixture([.video("VID.mp4", 3_000_000, sixaxis: false)], faults: ["http-drop=1000000"])
             defer { fixture.stop() }

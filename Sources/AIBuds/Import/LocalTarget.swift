@@ -32,9 +32,15 @@ enum LocalTarget: Sendable, Equatable {
 
     /// `choose(in:name:size:sha256:)` with the folder's path already worked out (`folder`, once
     /// per batch rather than once per file).
-    static func choose(in directory: URL, path folder: String, name: String, size: UInt64?, sha256: [UInt8]?) throws -> LocalTarget {
+    /// A name for which `isAvailable` is false (another file of the same import aims at it) is
+    /// passed over like a name taken on disk.
+    static func choose(
+        in directory: URL, path folder: String, name: String, size: UInt64?, sha256: [UInt8]?,
+        isAvailable: (String) -> Bool = { _ in true }
+    ) throws -> LocalTarget {
         for counter in 1...10_000 {
             let candidate = counter == 1 ? name : numbered(name, counter)
+            guard isAvailable(candidate) else { continue }
             var info = stat()
             // Anything at the name, a dangling symbolic link included, takes it.
             guard lstat(folder + "/" + candidate, &info) == 0 else { return .fresh(localName: candidate) }

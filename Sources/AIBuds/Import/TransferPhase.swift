@@ -77,6 +77,7 @@ struct TransferPhase: Sendable {
     ) async -> [TransferOutcome] {
         let ledger = options.ledger.map { LedgerWriter(ledger: $0, logger: logger) }
         let localNames = SafeFileName.assign(files.map(\.fileName))
+        let reservations = LocalNameReservations(names: localNames.map { try? $0.get() })
         // The device's digests: listed with the files (models of this session's list), else asked
         // for a few files ahead of the downloads.
         let listed: [[UInt8]?] = files.map { file in
@@ -107,8 +108,8 @@ struct TransferPhase: Sendable {
         let hooks = DownloadBatchHooks(
             prepare: { index, request in
                 prepare(
-                    index, request, localName: localNames[index], listed: listed[index], hashes: hashes, folder: folder, ledger: ledger,
-                    state: state, emit: emit)
+                    index, request, localName: localNames[index], listed: listed[index], hashes: hashes, folder: folder,
+                    reservations: reservations, ledger: ledger, state: state, emit: emit)
             },
             finished: { index, result in
                 finished(index, result, ledger: ledger, state: state, emit: emit)
@@ -149,7 +150,7 @@ struct TransferPhase: Sendable {
     /// download (settled here).
     private func prepare(
         _ index: Int, _ request: DownloadRequest, localName: Result<String, TransferError>, listed: [UInt8]?,
-        hashes: HashPrefetcher?, folder: String, ledger: LedgerWriter?, state: BatchState,
+        hashes: HashPrefetcher?, folder: String, reservations: LocalNameReservations, ledger: LedgerWriter?, state: BatchState,
         emit: @escaping @Sendable (MediaImportEvent) -> Void
     ) -> DownloadRequest? {
         guard state.mayStart else { return nil }
@@ -175,9 +176,14 @@ struct TransferPhase: Sendable {
                 return fail(state.isCancelled ? Self.cancelled(file) : ImportErrorMapping.hashRequestError(error, file: file))
             }
         }
-        let target: LocalTarget
+        var target: LocalTarget
         do {
-            target = try LocalTarget.choose(in: destination, path: folder, name: name, size: file.fileSize, sha256: expected)
+            // Another worker may take the same free name meanwhile: choose again until it is ours.
+            repeat {
+                target = try LocalTarget.choose(
+                    in: destination, path: folder, name: name, size: file.fileSize, sha256: expected,
+                    isAvailable: { reservations.isAvailable($0, for: index) })
+            } while !reservations.take(target.localName, for: index)
         } catch {
             return fail(AIBudsError(.importFilesFailedDueToLocalFileError, "cannot check \(destination.path)/\(name)", underlying: error))
         }
