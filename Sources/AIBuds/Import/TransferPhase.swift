@@ -255,7 +255,7 @@ struct TransferPhase: Sendable {
     private func taskID(_ index: Int) -> String { "import-\(operationID)-\(index)" }
 
     private static func cancelled(_ file: MediaFileInfoModel) -> AIBudsError {
-        AIBudsError(.importFilesCanceled, "the import of '\(file.fileName)' was cancelled; its partial download is kept for a resume")
+        AIBudsError(.importFilesCanceled, "the import of '\(file.fileName)' was cancelled; the next import resumes it (a small file starts over)")
     }
 
     // MARK: Six-axis data
