@@ -69,75 +69,16 @@ enum BenchRun {
         defer { wifi.stop() }
         var report: [String] = []
 
-        // Bulk and small files, client against curl, alternating who goes first.
-        for (set, title) in [("large", "Engine: 4 × 256 MiB, unlimited link"), ("small", "Engine: 2,000 × 64 KiB, unlimited link")] {
-            let entries = try Manifest.read(directory: files, set: set)
-            var ours: [Sample] = []
-            var curls: [Sample] = []
-            var serverCPU: [Double] = []
-            for trial in 0..<trials {
-                let runOurs = {
-                    let destination = "\(out)/\(set)-ours-\(trial)"
-                    try recreateDirectory(destination)
-                    let before = unlimited.cpuSeconds
-                    ours.append(try measure(me, ["fetch", "--base", unlimited.url, "--token", "bench", "--dir", files, "--set", set, "--dest", destination]))
-                    serverCPU.append(unlimited.cpuSeconds - before)
-                }
-                let runCurl = {
-                    let destination = "\(out)/\(set)-curl-\(trial)"
-                    try recreateDirectory(destination)
-                    let before = unlimited.cpuSeconds
-                    curls.append(try curl(entries: entries, base: unlimited.url, destination: destination, configPath: "\(out)/\(set)-\(trial).curl"))
-                    serverCPU.append(unlimited.cpuSeconds - before)
-                }
-                if trial % 2 == 0 { try runCurl(); try runOurs() } else { try runOurs(); try runCurl() }
-            }
-            let ratio = median(ours.map(\.wall)) / median(curls.map(\.wall))
-            report.append("")
-            report.append("### \(title)")
-            report.append("")
-            report.append("| client | wall time per trial (s) | median (s) | peak RSS (MiB) | CPU user + sys (s) |")
-            report.append("|---|---|---|---|---|")
-            report.append(row("AIBuds `HTTPFileDownloader`", ours))
-            report.append(row("curl \(curlVersion())", curls))
-            report.append("")
-            let speed = ratio <= 1 ? String(format: "client %.2f× faster", 1 / ratio) : "client slower"
-            report.append(String(format: "Client ÷ curl wall time (medians): **%.2f**", ratio) + " (\(speed)).")
-            report.append(String(format: "The server (thread per connection, sendfile) used %.2f CPU seconds per run (median).", median(serverCPU)))
-        }
-
-        // The small files again into tmpfs, where fsync costs nothing: the HTTP and CPU side alone.
+        // Bulk and small files, client against curl; then the small files into tmpfs, where fsync
+        // costs nothing: the HTTP and CPU side alone.
+        report += try engineVersusCurl(me: me, set: "large", title: "Engine: 4 × 256 MiB, unlimited link", files: files, folder: out, server: unlimited, trials: trials)
+        report += try engineVersusCurl(me: me, set: "small", title: "Engine: 2,000 × 64 KiB, unlimited link", files: files, folder: out, server: unlimited, trials: trials)
         if FileManager.default.fileExists(atPath: "/dev/shm") {
-            let entries = try Manifest.read(directory: files, set: "small")
             let shm = "/dev/shm/aibuds-bench-\(UUID().uuidString)"
             defer { try? FileManager.default.removeItem(atPath: shm) }
-            var ours: [Sample] = []
-            var curls: [Sample] = []
-            for trial in 0..<trials {
-                let runOurs = {
-                    let destination = "\(shm)/ours-\(trial)"
-                    try recreateDirectory(destination)
-                    ours.append(try measure(me, ["fetch", "--base", unlimited.url, "--token", "bench", "--dir", files, "--set", "small", "--dest", destination]))
-                    try? FileManager.default.removeItem(atPath: destination)
-                }
-                let runCurl = {
-                    let destination = "\(shm)/curl-\(trial)"
-                    try recreateDirectory(destination)
-                    curls.append(try curl(entries: entries, base: unlimited.url, destination: destination, configPath: "\(out)/shm-\(trial).curl"))
-                    try? FileManager.default.removeItem(atPath: destination)
-                }
-                if trial % 2 == 0 { try runCurl(); try runOurs() } else { try runOurs(); try runCurl() }
-            }
-            let ratio = median(ours.map(\.wall)) / median(curls.map(\.wall))
-            report.append("")
-            report.append("### Engine: 2,000 × 64 KiB into tmpfs (/dev/shm): no disk, so fsync is free")
-            report.append("")
-            report.append("| client | wall time per trial (s) | median (s) | peak RSS (MiB) | CPU user + sys (s) |")
-            report.append("|---|---|---|---|---|")
-            report.append(row("AIBuds `HTTPFileDownloader`", ours))
-            report.append(row("curl \(curlVersion())", curls))
-            report.append("")
-            report.append(String(format: "Client ÷ curl wall time (medians): **%.2f**.", ratio))
+            report += try engineVersusCurl(
+                me: me, set: "small", title: "Engine: 2,000 × 64 KiB into tmpfs (/dev/shm): no disk, so fsync is free", files: files, folder: shm,
+                server: unlimited, trials: trials, removingEach: true)
         }
 
         if options.flag("--sweep") {
@@ -192,6 +133,52 @@ enum BenchRun {
             for line in sample.output.split(separator: "\n") { report.append("- " + line.replacingOccurrences(of: "faults: ", with: "")) }
         }
         return report
+    }
+
+    /// The engine (`fetch`, in its own process) against curl on one set from `server`, `trials`
+    /// times, alternating who goes first, each into a new folder under `folder` (deleted at once
+    /// with `removingEach`, else at the end of the run); returns the report's lines.
+    static func engineVersusCurl(
+        me: String, set: String, title: String, files: String, folder: String, server: Server, trials: Int, removingEach: Bool = false
+    ) throws -> [String] {
+        let entries = try Manifest.read(directory: files, set: set)
+        var ours: [Sample] = []
+        var curls: [Sample] = []
+        var serverCPU: [Double] = []
+        for trial in 0..<trials {
+            func run(_ client: String, _ body: (String) throws -> Sample) throws -> Sample {
+                let destination = "\(folder)/\(set)-\(client)-\(trial)"
+                try recreateDirectory(destination)
+                let before = server.cpuSeconds
+                let sample = try body(destination)
+                serverCPU.append(server.cpuSeconds - before)
+                if removingEach { try? FileManager.default.removeItem(atPath: destination) }
+                return sample
+            }
+            let runOurs = {
+                ours.append(try run("ours") { destination in
+                    try measure(me, ["fetch", "--base", server.url, "--token", "bench", "--dir", files, "--set", set, "--dest", destination])
+                })
+            }
+            let runCurl = {
+                curls.append(try run("curl") { destination in
+                    try curl(entries: entries, base: server.url, destination: destination, configPath: "\(destination).curl")
+                })
+            }
+            if trial % 2 == 0 { try runCurl(); try runOurs() } else { try runOurs(); try runCurl() }
+        }
+        let ratio = median(ours.map(\.wall)) / median(curls.map(\.wall))
+        let speed = ratio <= 1 ? String(format: "client %.2f× faster", 1 / ratio) : "client slower"
+        return [
+            "", "### \(title)", "",
+            "| client | wall time per trial (s) | median (s) | peak RSS (MiB) | CPU user + sys (s) |",
+            "|---|---|---|---|---|",
+            row("AIBuds `HTTPFileDownloader`", ours),
+            row("curl \(curlVersion())", curls),
+            "",
+            String(format: "Client ÷ curl wall time (medians): **%.2f**", ratio) + " (\(speed)).",
+            String(format: "The server (thread per connection, sendfile) used %.2f CPU seconds per run (median).", median(serverCPU)),
+        ]
     }
 
     /// A running `serve` child process.

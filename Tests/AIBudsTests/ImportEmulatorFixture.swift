@@ -182,16 +182,21 @@ extension MediaImportEngine {
     }
 }
 
-/// A device's control channel that runs `beforeEnter` just before entering transfer mode (to
-/// inject a fault on the real device at that moment).
-final class PoweringOffChannel: MediaImportControlChannel {
+/// A device's control channel that passes every call on to the real device, runs `beforeEnter`
+/// just before entering transfer mode (to inject a fault on the device at that moment), and counts
+/// the File-group hash requests.
+final class ObservedChannel: MediaImportControlChannel {
     let device: any MediaImportControlChannel
     let beforeEnter: @Sendable () -> Void
+    private let hashCount = Mutex(0)
 
-    init(device: any MediaImportControlChannel, beforeEnter: @escaping @Sendable () -> Void) {
+    init(device: any MediaImportControlChannel, beforeEnter: @escaping @Sendable () -> Void = {}) {
         self.device = device
         self.beforeEnter = beforeEnter
     }
+
+    /// The `mediaFileSHA256` calls so far.
+    var hashRequests: Int { hashCount.withLock { $0 } }
 
     var hotspotState: HotspotState { device.hotspotState }
     var mediaImportDeviceID: String { device.mediaImportDeviceID }
@@ -211,7 +216,10 @@ final class PoweringOffChannel: MediaImportControlChannel {
     func deleteAllMediaFiles(type: MediaFileType?) async throws -> (generation: UInt64, deleted: Int) {
         try await device.deleteAllMediaFiles(type: type)
     }
-    func mediaFileSHA256(named name: String) async throws -> [UInt8]? { try await device.mediaFileSHA256(named: name) }
+    func mediaFileSHA256(named name: String) async throws -> [UInt8]? {
+        hashCount.withLock { $0 += 1 }
+        return try await device.mediaFileSHA256(named: name)
+    }
 }
 
 /// What the seed API's import handlers reported.

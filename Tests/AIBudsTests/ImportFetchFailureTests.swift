@@ -82,7 +82,7 @@ extension SDKTests {
             defer { fixture.stop() }
             let device = try await fixture.connect()
             // The device powers off between the two steps.
-            let channel = PoweringOffChannel(device: device) { fixture.emulator.device.powerOff() }
+            let channel = ObservedChannel(device: device) { fixture.emulator.device.powerOff() }
             let engine = MediaImportEngine(channel: channel, stabilization: VideoStabilizationRegistry())
             let calls = CallRecorder()
             engine.fetchMediaFilesInfo(calls: calls)

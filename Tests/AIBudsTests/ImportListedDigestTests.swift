@@ -37,7 +37,7 @@ extension SDKTests {
             let fixture = try ImportEmulatorFixture(Self.media)
             defer { fixture.stop() }
             try await waitUntilListed(fixture)
-            let channel = HashCountingChannel(device: try await fixture.connect())
+            let channel = ObservedChannel(device: try await fixture.connect())
             let run = try await importAll(channel, into: fixture.destination())
             #expect(run.result.success, "\(String(describing: run.result.error))")
             #expect(channel.hashRequests == 0)
@@ -70,7 +70,7 @@ extension SDKTests {
         @Test func aDeviceThatListsNoDigestsIsAskedForEachFile() async throws {
             let fixture = try ImportEmulatorFixture(Self.media) { $0.listsDigests = false }
             defer { fixture.stop() }
-            let channel = HashCountingChannel(device: try await fixture.connect())
+            let channel = ObservedChannel(device: try await fixture.connect())
             let run = try await importAll(channel, into: fixture.destination())
             #expect(run.result.success, "\(String(describing: run.result.error))")
             #expect(run.result.importedFiles.count == Self.media.count)
@@ -104,36 +104,5 @@ extension SDKTests {
             #expect(partial.isEmpty)
             await fixture.shutdown()
         }
-    }
-}
-
-/// A device's control channel that counts the File-group hash requests it passes on.
-private final class HashCountingChannel: MediaImportControlChannel {
-    let device: any MediaImportControlChannel
-    private let count = Mutex(0)
-
-    init(device: any MediaImportControlChannel) { self.device = device }
-
-    /// The `mediaFileSHA256` calls so far.
-    var hashRequests: Int { count.withLock { $0 } }
-
-    var hotspotState: HotspotState { device.hotspotState }
-    var mediaImportDeviceID: String { device.mediaImportDeviceID }
-    func configureHotspot(withMode mode: HotspotMode, channel: Int, ssid: String, password: String) async throws -> NSNumber? {
-        try await device.configureHotspot(withMode: mode, channel: channel, ssid: ssid, password: password)
-    }
-    func enterFileTransferMode() async throws { try await device.enterFileTransferMode() }
-    func leaveFileTransferMode() async throws { try await device.leaveFileTransferMode() }
-    func requestQueryHotspotStatus() async throws -> HotspotStatusInfo { try await device.requestQueryHotspotStatus() }
-    func listMediaFiles(type: MediaFileType?) async throws -> DeviceMediaListing { try await device.listMediaFiles(type: type) }
-    func deleteMediaFile(named name: String, generation: UInt64?) async throws -> UInt64 {
-        try await device.deleteMediaFile(named: name, generation: generation)
-    }
-    func deleteAllMediaFiles(type: MediaFileType?) async throws -> (generation: UInt64, deleted: Int) {
-        try await device.deleteAllMediaFiles(type: type)
-    }
-    func mediaFileSHA256(named name: String) async throws -> [UInt8]? {
-        count.withLock { $0 += 1 }
-        return try await device.mediaFileSHA256(named: name)
     }
 }
