@@ -18,7 +18,7 @@ final class EventBatcher<Event: Sendable>: Sendable {
         self.deliver = deliver
         let thread = Thread { [self] in
             while !closed.load(ordering: .acquiring) {
-                Thread.sleep(forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18)
+                Thread.sleep(forTimeInterval: interval.timeInterval)
                 flush()
             }
         }

@@ -164,7 +164,15 @@ public final class ImportLedger: Sendable {
         for entry in entries { lines += entry.jsonLine }
         try state.withLock { state in
             if state.appender == nil { state.appender = try Self.openForAppending(fileURL) }
-            try state.appender?.write(contentsOf: lines)
+            do {
+                try state.appender?.write(contentsOf: lines)
+            } catch {
+                // A torn line may be left (a full disk): the next write opens the file afresh,
+                // which starts it on a new line.
+                try? state.appender?.close()
+                state.appender = nil
+                throw error
+            }
             for entry in entries { state.entries[entry.name] = entry }
         }
     }

@@ -67,7 +67,7 @@ struct MediaImportRun: Sendable {
         if Task.isCancelled {
             error = AIBudsError(
                 .importFilesCanceled,
-                "the import was cancelled after \(imported.count) of \(transfer.files.count) files; partial downloads are kept for a resume")
+                "the import was cancelled after \(imported.count) of \(transfer.files.count) files; the next import resumes the rest (files over 1 MiB from their partial downloads)")
         } else if let first = failures.first {
             error = AIBudsError(
                 first.error.code,

@@ -16,7 +16,7 @@ enum TransferOutcome: Sendable {
 }
 
 /// The transfer phase of an import: every file through one batch of the download engine,
-/// `maximumConcurrentTransfers` at a time, each prepared just before it starts (the device's
+/// `maximumConcurrentTransfers` at a time, each prepared when a worker takes it (the device's
 /// SHA-256, from the media list or else fetched ahead; a free local name, or the identical file
 /// already there) and reported as soon as it is committed. Finished files share their directory sync; the engine's threads
 /// and buffers serve the whole batch.
@@ -94,12 +94,11 @@ struct TransferPhase: Sendable {
         // out once, not once per file).
         var template = DownloadRequest(baseURL: session.baseURL, deviceName: "", token: session.token, destinationDirectory: destination, localName: "")
         template.reportsChunkData = options.deliversChunkData
-        let base = session.baseURL.hasSuffix("/") ? String(session.baseURL.dropLast()) : session.baseURL
         var requests: [DownloadRequest] = []
         requests.reserveCapacity(files.count)
         for (index, file) in files.enumerated() {
             var request = template
-            request.url = base + HTTPMediaPath.target(forDeviceName: file.fileName)
+            request.url = DownloadRequest.mediaURL(baseURL: session.baseURL, deviceName: file.fileName)
             request.localName = (try? localNames[index].get()) ?? "file-\(index)"
             request.expectedSize = file.fileSize.map { Int64(clamping: $0) }
             requests.append(request)
@@ -141,6 +140,8 @@ struct TransferPhase: Sendable {
             state.cancel()
             hashes?.cancel()
         }
+        // A batch that stopped early (a lost hotspot) leaves no hash request running.
+        hashes?.cancel()
         ledger?.flush()
         return state.outcomes()
     }
@@ -243,12 +244,13 @@ struct TransferPhase: Sendable {
     ) -> TransferOutcome {
         let file = files[index]
         let bytes = state.lastChunk(index) { unreported, transferred in
+            guard options.reportsProgress else { return }
             emit(.chunk(MediaImportChunk(
                 taskID: taskID(index), mediaFile: file, data: nil, count: Int(unreported), fileSize: file.fileSize ?? 0,
                 transferredSize: transferred, error: error)))
         }
         let model = ImportedMediaFileModel(metadata: file, localFileURL: url, stabilizationStatus: .pending, error: error.nsError)
-        emit(.fileFinished(model, taskID: taskID(index), error: error))
+        if options.reportsProgress { emit(.fileFinished(model, taskID: taskID(index), error: error)) }
         return .failed(error, bytesFetched: bytes)
     }
 
@@ -441,7 +443,8 @@ final class HashPrefetcher: Sendable {
                 tasks.started.insert(next)
                 tasks.running[next] = Task { [fetch] in try await fetch(name) }
             }
-            return tasks.running.removeValue(forKey: index)
+            // It stays in `running` while waited for, so that `cancel` reaches it too.
+            return tasks.running[index]
         }
         guard let task else { return .failure(CancellationError()) }
         let done = DispatchSemaphore(value: 0)
@@ -452,6 +455,7 @@ final class HashPrefetcher: Sendable {
             done.signal()
         }
         done.wait()
+        tasks.withLock { _ = $0.running.removeValue(forKey: index) }
         return outcome.withLock { $0 }
     }
 

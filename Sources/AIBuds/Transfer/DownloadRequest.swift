@@ -7,7 +7,8 @@ public struct DownloadRequest: Sendable, Hashable {
     public var url: String
     /// The session's bearer token.
     public var token: String
-    /// The folder the file lands in; its `.partial` subfolder holds the file while it downloads.
+    /// The folder the file lands in. A file over the engine's unnamed-file limit (1 MiB) is held
+    /// in its `.partial` subfolder while it downloads; a smaller new one is unnamed until committed.
     public var destinationDirectory: URL {
         didSet { destinationPath = DownloadRequest.path(of: destinationDirectory) }
     }
@@ -49,11 +50,16 @@ public struct DownloadRequest: Sendable, Hashable {
         baseURL: String, deviceName: String, token: String, destinationDirectory: URL, localName: String,
         expectedSize: Int64? = nil, expectedSHA256: [UInt8]? = nil, overwrite: Bool = false
     ) {
-        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.init(
-            url: base + HTTPMediaPath.target(forDeviceName: deviceName), token: token,
+            url: DownloadRequest.mediaURL(baseURL: baseURL, deviceName: deviceName), token: token,
             destinationDirectory: destinationDirectory, localName: localName, expectedSize: expectedSize,
             expectedSHA256: expectedSHA256, overwrite: overwrite)
+    }
+
+    /// The URL of a device file on a data plane at `baseURL` (`http://HOST:PORT`, a trailing `/`
+    /// allowed).
+    static func mediaURL(baseURL: String, deviceName: String) -> String {
+        (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + HTTPMediaPath.target(forDeviceName: deviceName)
     }
 
     /// Where the finished file goes.
@@ -86,11 +92,6 @@ struct DownloadPaths: Sendable {
 
     init(_ request: DownloadRequest) {
         self.init(destinationPath: request.destinationPath, localName: request.localName)
-    }
-
-    /// The paths of `localName` in a destination folder (the folder's alone when it is empty).
-    init(destination folder: URL, localName: String = "") {
-        self.init(destinationPath: DownloadRequest.path(of: folder), localName: localName)
     }
 
     /// The paths of `localName` in the folder at `destination` (no trailing `/`).

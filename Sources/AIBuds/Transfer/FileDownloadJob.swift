@@ -71,21 +71,15 @@ final class FileDownloadJob: Sendable {
         let isNew: Bool
     }
 
+    /// The cancellation error; `run` adds whether a partial file was kept.
     private var cancelledError: TransferError {
-        // Files of at most `unnamedFileLimit` bytes are written unnamed and have nothing to keep.
-        let small = (request.expectedSize ?? Int64.max) <= configuration.unnamedFileLimit && !request.overwrite
-        return TransferError(
-            .cancelled,
-            small
-                ? "the download of \(request.localName) was cancelled; a file this small may be fetched again in full"
-                : "the download of \(request.localName) was cancelled; its partial file is kept for a resume")
+        TransferError(.cancelled, "the download of \(request.localName) was cancelled")
     }
 
     /// Downloads and verifies the file, streaming through `buffer` (block-aligned, at least
-    /// 64 KiB); the caller commits it. `folders` holds what the batch knows of the destination
-    /// (else it is looked at now).
-    func run(buffer: UnsafeMutableRawBufferPointer, folders: DestinationFolders? = nil) throws -> (result: DownloadResult, commit: PendingCommit) {
-        try run(buffer: buffer, target: check(folders: folders), pipeline: nil)
+    /// 64 KiB); the caller commits it.
+    func run(buffer: UnsafeMutableRawBufferPointer) throws -> (result: DownloadResult, commit: PendingCommit) {
+        try run(buffer: buffer, target: check(folders: nil), pipeline: nil)
     }
 
     /// Checks the request before anything is sent: its URL, its local name, the destination, and
@@ -169,6 +163,12 @@ final class FileDownloadJob: Sendable {
             } else {
                 part.saveValidator()
                 part.close()
+            }
+            if let error = error as? TransferError, error.code == .cancelled {
+                // Say what a resume will find: an unnamed or empty file is gone with the cancel.
+                let kept = !part.isUnnamed && part.length > 0
+                throw TransferError(
+                    .cancelled, error.message + (kept ? "; its partial file is kept for a resume" : "; nothing of it was kept"))
             }
             throw error
         }

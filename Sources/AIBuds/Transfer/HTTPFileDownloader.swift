@@ -71,7 +71,8 @@ public final class HTTPFileDownloader: Sendable {
     deinit { pool.closeAll() }
 
     /// Downloads one file; cancelling the task (or `cancelAll`) stops it with
-    /// `TransferError.cancelled` and keeps the partial file for a resume.
+    /// `TransferError.cancelled`; a file over the unnamed-file limit (1 MiB) keeps its partial
+    /// file for a resume, a smaller one is fetched again in full.
     public func download(_ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)? = nil) async throws -> DownloadResult {
         let results = await download([request], parallelism: 1) { _, update in progress?(update) }
         return try results[0].get()
@@ -79,7 +80,8 @@ public final class HTTPFileDownloader: Sendable {
 
     /// Downloads files, `parallelism` at a time (default `configuration.parallelism`); returns
     /// one result per request, in order. `progress` receives the request's index; `hooks` let
-    /// the caller prepare each file just before it starts and hear of each result as it comes.
+    /// the caller prepare each file when a worker takes it (up to `pipelineDepth` files ahead of
+    /// the one downloading) and hear of each result as it comes.
     public func download(
         _ requests: [DownloadRequest], parallelism: Int? = nil, hooks: DownloadBatchHooks? = nil,
         progress: (@Sendable (Int, DownloadProgress) -> Void)? = nil

@@ -310,7 +310,7 @@ struct PartialFile {
 
     static func failure(_ operation: String, _ path: String) -> TransferError {
         let failure = FileSystemFailure(operation: operation, path: path, errno: errno)
-        let what = failure.errno == ENOSPC ? "the disk is full" : "cannot \(operation) \(path)"
+        let what = failure.errno == ENOSPC || failure.errno == EDQUOT ? "the disk (or the quota) is full" : "cannot \(operation) \(path)"
         return TransferError(.localFileError, what, underlying: failure)
     }
 }

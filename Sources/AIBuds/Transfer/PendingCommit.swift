@@ -22,8 +22,8 @@ struct PendingCommit: Sendable {
     var isUnnamed = false
 
     /// Makes the bytes durable, then gives the file its final name atomically; never replaces an
-    /// existing file unless `overwrite` (else `TransferError.fileExists`, keeping the partial
-    /// file). With `syncDirectory` the new name is made durable too; a batch does that once.
+    /// existing file unless `overwrite` (else `TransferError.fileExists`, keeping a `.partial/`
+    /// file; an unnamed one is gone). With `syncDirectory` the new name is made durable too; a batch does that once.
     func commit(syncDirectory: Bool) throws {
         guard fsync(descriptor) == 0 else {
             let error = PartialFile.failure("fsync", paths.partialFile)
@@ -56,7 +56,8 @@ struct PendingCommit: Sendable {
         if syncDirectory { FileRenamer.finishDestination(paths.destination) }
     }
 
-    /// Gives up on the commit, keeping the partial file (and its validator) for a later resume.
+    /// Gives up on the commit, keeping a `.partial/` file (and its validator) for a later resume;
+    /// an unnamed file is gone once closed.
     func abandon() {
         PartialFile.save(validatorText, to: paths.metaFile)
         Glibc.close(descriptor)
