@@ -27,9 +27,13 @@ extension SMPClient {
     }
 
     /// The largest Media `list` response ``mediaListing(type:pageLimit:responseLimit:)`` asks for
-    /// by default: 16 KiB, so that a window of pages in flight fits a socket's default receive
-    /// buffer, and a page over Wi-Fi is a dozen IP fragments, not forty.
+    /// by default: 16 KiB, so that a window of pages in flight fits the receive buffer
+    /// `UDPTransport` asks for (1 MiB), and a page over Wi-Fi is a dozen IP fragments, not forty.
     public static let mediaListResponseLimit = 16_384
+
+    /// The most media files a list may claim: more is taken for a malformed answer, not paged
+    /// through.
+    static let maxMediaListTotal: UInt64 = 1 << 20
 
     /// One read of the whole list; `nil` when its generation changed meanwhile.
     private func readMediaListing(
@@ -37,6 +41,12 @@ extension SMPClient {
     ) async throws(SMPError) -> DeviceMediaListing? {
         let first = try await send(MediaListRequest(type: type?.rawValue, off: 0, limit: pageLimit, mtu: responseLimit))
         let total = first.total
+        guard total <= Self.maxMediaListTotal else {
+            throw SMPError(.malformedResponse, "the device claims \(total) media files; at most \(Self.maxMediaListTotal) are read")
+        }
+        guard total == 0 || !first.files.isEmpty else {
+            throw SMPError(.malformedResponse, "the media list's first page is empty of \(total) files")
+        }
         var pages: [UInt64: [MediaFileEntry]] = [0: Array(first.files.prefix(Int(clamping: pageLimit)))]
         let perPage = UInt64(max(1, pages[0]?.count ?? 1))
         while true {

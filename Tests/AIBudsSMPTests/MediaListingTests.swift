@@ -68,6 +68,16 @@ import Testing
         #expect(await failure.value?.code == .malformedResponse)
     }
 
+    @Test(arguments: [(total: 5, first: 0..<0), (total: 1 << 21, first: 0..<2)])
+    func aListThatCannotBeReadIsAMalformedResponseAtOnce(total: Int, first: Range<Int>) async throws {
+        // An empty first page of a non-empty list, or a total no device holds: no paging through.
+        let (client, device, _) = try makePair()
+        let failure = Task { await smpFailure { try await client.mediaListing(type: nil) } }
+        try device.reply(to: try await device.nextRequest(), page(total: total, first))
+        #expect(await failure.value?.code == .malformedResponse)
+        #expect(client.requestsInFlight == 0)
+    }
+
     /// Reads the whole list of an emulator on `link` holding 2,000 files with digests, and its
     /// first page as the SDK asks for it.
     private func readLongList(link: LinkProfile) async throws -> (listing: DeviceMediaListing, firstPage: Int, store: [MediaRecord]) {

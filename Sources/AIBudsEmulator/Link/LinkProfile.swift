@@ -11,9 +11,10 @@ public enum LinkProfile: String, Sendable, CaseIterable {
     public var mtu: Int { self == .ble ? 976 : 1024 }
 
     /// The largest Media `list` response a device sends on this link to a client that takes it
-    /// (docs/protocol.md §3): 65,000 bytes over plain UDP, the MTU on `ble`, whose small link
-    /// buffers a device cannot exceed.
-    public var maxListResponse: Int { self == .ble ? mtu : 65_000 }
+    /// (docs/protocol.md §3): 16 KiB over plain UDP (what the SDK asks for; the replay cache keeps
+    /// responses, so larger ones would cost memory for nothing), the MTU on `ble`, whose small
+    /// link buffers a device cannot exceed.
+    public var maxListResponse: Int { self == .ble ? mtu : 16_384 }
 
     /// The data plane shaping of this link.
     public var dataPlaneShaping: DataPlaneShaping { self == .wifi ? .wifi : .unlimited }

@@ -225,17 +225,6 @@ public final class MediaStore: Sendable {
         }
     }
 
-    /// The generation and the files of `type`, read together.
-    public func snapshot(type: MediaFileType? = nil) -> (generation: UInt64, files: [MediaRecord]) {
-        state.withLock { state in
-            let files = state.names().compactMap { name -> MediaRecord? in
-                guard let record = state.records[name], type == nil || record.type == type else { return nil }
-                return record
-            }
-            return (state.generation, files)
-        }
-    }
-
     /// One page of the list of `type` (all files when nil), read together with the generation and
     /// the number of files in that list: the files at `offset..<offset + limit`, in name order.
     /// Costs the page, not the list.
@@ -351,11 +340,10 @@ public final class MediaStore: Sendable {
         let whole = offset == 0 && covered == object.size
         let key = "\(kind.rawValue)-\(object.id)-\(object.changedGeneration)-\(object.size)"
         if whole, let cached = state.withLock({ state -> MediaDigest? in
-            if kind == .sha256, let record = state.records[object.name], Self.isVersion(record, of: object),
-                let known = record.sha256
-            {
-                return .sha256(known)
-            }
+            let listed = state.records[object.name].map { Self.isVersion($0, of: object) } ?? false
+            if kind == .sha256, listed, let known = state.records[object.name]?.sha256 { return .sha256(known) }
+            // Hashed before it was listed (or relisted): the digest joins its record now.
+            if listed, case .sha256(let bytes)? = state.digests[key] { state.records[object.name]?.sha256 = bytes }
             return state.digests[key]
         }) {
             return (cached, covered)

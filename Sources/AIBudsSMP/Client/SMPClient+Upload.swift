@@ -41,6 +41,8 @@ extension SMPClient {
             } catch where error.code == .cancelled || error.code == .closed {
                 throw error
             } catch {
+                // Asked once: a device that does not answer is not asked again on every upload.
+                setMTU(mtu)
                 logger.log(.info, "smp", "the device does not tell its MTU (\(error)); uploading with \(self.mtu)-byte packets")
             }
         }
