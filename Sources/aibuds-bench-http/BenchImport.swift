@@ -45,6 +45,7 @@ enum BenchImport {
         var bares: [Sample] = []
         var loads: [Double] = []
         var deviceCPU: [Double] = []
+        var curlWriteBacks: [Double] = []
         for trial in 0..<setup.trials {
             loads.append(oneMinuteLoad())
             let runImport = {
@@ -57,6 +58,7 @@ enum BenchImport {
                 let destination = "\(setup.out)/\(set)-curl-\(trial)"
                 try recreateDirectory(destination)
                 curls.append(try BenchRun.curl(entries: entries, base: base, destination: destination, configPath: "\(setup.out)/\(set)-\(trial).curl"))
+                curlWriteBacks.append(settle())
             }
             if trial % 2 == 0 { try runCurl(); try runImport() } else { try runImport(); try runCurl() }
             if let bare {
@@ -76,6 +78,9 @@ enum BenchImport {
         report.append(String(
             format: "The import's emulator hashed its %d files in %.2f s (%.2f CPU s) after it started, before the trials; it used %.2f CPU s per import (median).",
             entries.count, indexing, indexingCPU, BenchRun.median(deviceCPU)))
+        report.append(String(
+            format: "curl leaves its files in the page cache; the `sync` after each curl trial (not timed) took %.2f s (median). The import's time includes making its files durable.",
+            BenchRun.median(curlWriteBacks)))
         report.append(String(format: "1-minute load average before each trial: %@.", loads.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
         return report
     }

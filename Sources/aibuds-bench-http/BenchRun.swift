@@ -230,17 +230,18 @@ enum BenchRun {
         }
     }
 
-    /// Runs a command under `/usr/bin/time`, after `sync` so that earlier writes do not count.
+    /// Runs a command and measures it (`BenchSpawn`), after a `sync` (not timed) so that no run
+    /// pays for writing back the files an earlier one left in the page cache; throws on a
+    /// non-zero exit.
     static func measure(_ executable: String, _ arguments: [String]) throws -> Sample {
-        _ = try launch("/bin/sync", [])
-        let timeFile = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-bench-time-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: timeFile) }
-        let start = ContinuousClock.now
-        let output = try launch("/usr/bin/time", ["-f", "%M %U %S", "-o", timeFile, executable] + arguments)
-        let wall = seconds(since: start)
-        let fields = try String(contentsOfFile: timeFile, encoding: .utf8).split(whereSeparator: \.isWhitespace)
-        guard fields.count >= 3, let rss = Int(fields[fields.count - 3]) else { throw BenchFailure("cannot read /usr/bin/time output") }
-        return Sample(wall: wall, maxRSSKiB: rss, userSeconds: Double(fields[fields.count - 2]) ?? 0, systemSeconds: Double(fields[fields.count - 1]) ?? 0, output: output)
+        _ = settle()
+        let result = try BenchSpawn.run(executable, arguments)
+        guard result.status == 0 else {
+            throw BenchFailure("\(executable) \(arguments.prefix(3).joined(separator: " ")) exited with \(result.status)")
+        }
+        return Sample(
+            wall: result.wall, maxRSSKiB: result.maxRSSKiB, userSeconds: result.userSeconds, systemSeconds: result.systemSeconds,
+            output: result.output)
     }
 
     /// curl fetching every file of a set, in order, in one process (one kept-alive connection).

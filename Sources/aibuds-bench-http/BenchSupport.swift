@@ -95,3 +95,13 @@ func recreateDirectory(_ path: String) throws {
 func loadAverage() -> String {
     ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
 }
+
+/// Writes every dirty page of every file system back to disk (`sync(2)`); returns the seconds
+/// that took. Every measured run starts after one: curl leaves its files in the page cache, and
+/// the import's durability step (`syncfs` of the destination's file system) would otherwise pay
+/// for writing back the previous curl run's files.
+func settle() -> Double {
+    let start = ContinuousClock.now
+    sync()
+    return seconds(since: start)
+}
