@@ -3,11 +3,19 @@
 // Built by scripts/fuzz.sh together with the AIBudsWire sources. Besides "no crash, no hang, no huge
 // allocation" (the sanitizer and libFuzzer's limits check those), every accepted input must satisfy:
 // its deterministic encoding decodes again, and encoding is a fixed point
-// (encode(decode(encode(x))) == encode(x)).
+// (encode(decode(encode(x))) == encode(x)). And the Media list fast path agrees with the generic
+// one: a payload that `MediaListResponse.plainPage(from:)` reads is a map the generic decoder reads
+// as the same page.
+
+import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCBOR(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let input = UnsafeRawBufferPointer(start: start, count: count)
+    if let page = MediaListResponse.plainPage(from: Data(input)) {
+        let generic = try? MediaListResponse(cbor: CBOR.decode(input))
+        precondition(generic == page, "the plain list page differs from the generic decoding: \(String(describing: generic))")
+    }
     guard let value = try? CBOR.decode(input) else { return 0 }
     let encoded = value.encoded()
     let again: CBOR

@@ -55,6 +55,7 @@ public final class SHA256 {
 
 extension Sequence where Element == UInt8 {
     /// Lower-case hexadecimal text of these bytes.
+    @inlinable  // specialized where it is used: unspecialized, a digest's 64 digits took ~16k instructions
     public var hexString: String {
         var text: [UInt8] = []
         text.reserveCapacity(underestimatedCount * 2)
@@ -67,7 +68,7 @@ extension Sequence where Element == UInt8 {
 }
 
 /// The lower-case hexadecimal digit of a value 0–15.
-@inline(__always)
-private func hexDigit(_ value: UInt8) -> UInt8 {
+@usableFromInline @inline(__always)
+func hexDigit(_ value: UInt8) -> UInt8 {
     value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
 }

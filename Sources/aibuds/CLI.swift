@@ -165,6 +165,14 @@ enum CLI {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
+    /// Writes `bytes` to standard output at once, then a newline (for documents of many
+    /// kilobytes, without making a `String` of them first).
+    static func say(bytes: [UInt8]) {
+        var line = bytes
+        line.append(UInt8(ascii: "\n"))
+        try? FileHandle.standardOutput.write(contentsOf: line)
+    }
+
     /// Writes one line to standard error.
     static func printError(_ message: String) {
         FileHandle.standardError.write(Data("aibuds: \(message)\n".utf8))

@@ -90,7 +90,7 @@ struct MediaImportReport: Encodable {
 
     /// Prints the document on standard output.
     func print() throws {
-        CLI.say(String(decoding: json(), as: UTF8.self))
+        CLI.say(bytes: json())
     }
 
     /// The document as pretty JSON with sorted keys, laid out as `JSONEncoder` lays it out with
@@ -100,7 +100,7 @@ struct MediaImportReport: Encodable {
         var out = ReportJSONWriter()
         out.open("{")
         out.key("bytesFetched", first: true)
-        out.raw("\(bytesFetched)")
+        out.number(bytesFetched)
         out.key("destination")
         out.string(destination)
         out.key("device")
@@ -137,7 +137,22 @@ private struct ReportJSONWriter {
 
     init() { bytes.reserveCapacity(1 << 16) }
 
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
     mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    /// A whole number, its digits written straight into the bytes.
+    mutating func number(_ value: UInt64) {
+        let start = bytes.count
+        var rest = value
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        bytes[start...].reverse()
+    }
 
     /// A number as `JSONEncoder` writes a `Double`: whole values without a fraction.
     static func number(_ value: Double) -> String {
@@ -151,22 +166,24 @@ private struct ReportJSONWriter {
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 
-    mutating func open(_ bracket: String) {
+    mutating func open(_ bracket: StaticString) {
         raw(bracket)
         depth += 1
     }
 
-    mutating func close(_ bracket: String) {
+    mutating func close(_ bracket: StaticString) {
         depth -= 1
         newline()
         raw(bracket)
     }
 
-    mutating func key(_ name: String, first: Bool = false) {
-        if !first { raw(",") }
+    /// A key (plain ASCII, written as it is) and the separator before its value.
+    mutating func key(_ name: StaticString, first: Bool = false) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
         newline()
-        string(name)
-        raw(" : ")
+        bytes.append(UInt8(ascii: "\""))
+        raw(name)
+        raw("\" : ")
     }
 
     /// A JSON string, escaped as `JSONEncoder` escapes it.
@@ -184,7 +201,7 @@ private struct ReportJSONWriter {
     mutating func file(_ file: MediaImportReport.File) {
         open("{")
         key("bytesFetched", first: true)
-        raw("\(file.bytesFetched)")
+        number(file.bytesFetched)
         if let error = file.error {
             key("error")
             self.error(error)
@@ -200,7 +217,7 @@ private struct ReportJSONWriter {
             string(sha256)
         }
         key("size")
-        raw("\(file.size)")
+        number(file.size)
         key("status")
         string(file.status)
         close("}")

@@ -52,6 +52,21 @@ struct HTTPWireTests {
         } throws: { ($0 as? HTTPError)?.code == code }
     }
 
+    @Test func statusLinesParseStrictly() throws {
+        let ok = try HTTPResponseHead(parsing: bytes("HTTP/1.1 206 Partial  Content\r\nConnection: x ,, Close\r\n\r\n"))
+        #expect(ok.status == 206 && ok.reason == "Partial  Content" && ok.version == .http1_1 && !ok.keepAlive)
+        #expect(try HTTPResponseHead(parsing: bytes("HTTP/1.0 200\r\n\r\n")).reason == "OK")
+        #expect(try HTTPResponseHead(parsing: Array("HTTP/1.1 404 Not Found \u{E9}\r\n\r\n".utf8)).status == 404)
+        for bad in ["HTTP/1.1 099 Low\r\n\r\n", "HTTP/1.1 20 Short\r\n\r\n", "HTTP/1.1 2x0 Bad\r\n\r\n", "HTTP/1.1  200 OK\r\n\r\n",
+                    "HTTP/1.12 200 OK\r\n\r\n", "HTTP/1.1\r\n\r\n"] {
+            #expect(throws: HTTPError.self, "\(bad)") { try HTTPResponseHead(parsing: self.bytes(bad)) }
+        }
+        #expect { try HTTPRequestHead(parsing: self.bytes("GET / HTTP/1.1 extra\r\n\r\n")) } throws: { ($0 as? HTTPError)?.code == .malformedStartLine }
+        // Non-ASCII text goes out as ISO-8859-1, or `?` beyond it.
+        let head = HTTPRequestHead(method: "GET", target: "/", headers: ["X-Name": "caf\u{E9} \u{1F600}"])
+        #expect(head.serialized() == Array("GET / HTTP/1.1\r\nX-Name: caf".utf8) + [0xE9, 0x20, 0x3F] + Array("\r\n\r\n".utf8))
+    }
+
     @Test func headLimitsAreEnforced() throws {
         var many = "GET / HTTP/1.1\r\n"
         for index in 0..<101 { many += "X-\(index): v\r\n" }
@@ -76,9 +91,12 @@ struct HTTPWireTests {
 
     @Test func contentLengthMustBeOneNumber() throws {
         #expect(try (["Content-Length": "42", "content-length": "42"] as HTTPHeaders).contentLength() == 42)
+        #expect(try (["CONTENT-LENGTH": " 7 ,\t7 "] as HTTPHeaders).contentLength() == 7)
+        #expect(try HTTPHeaders().contentLength() == nil)
         let bad: [[(String, String)]] = [
             [("Content-Length", "4a")], [("Content-Length", "-1")], [("Content-Length", "1"), ("Content-length", "2")],
-            [("Content-Length", "1, 2")],
+            [("Content-Length", "1, 2")], [("Content-Length", "5,")], [("Content-Length", "")], [("Content-Length", "1 2")],
+            [("Content-Length", "1234567890123456789")],
         ]
         for fields in bad {
             var headers = HTTPHeaders()
@@ -156,7 +174,10 @@ struct HTTPWireTests {
         let v6 = try HTTPURL(parsing: "http://[::1]:81")
         #expect(v6.host == "::1" && v6.port == 81 && v6.path == "/")
         #expect(try HTTPURL(parsing: "HTTP://h/x").port == 80)
-        for bad in ["https://h/", "http://", "http://h:0/", "http://h:99999/", "http://u@h/", "http://h/a b", "http://h/#f", "ftp://h"] {
+        let query = try HTTPURL(parsing: "hTtP://h:0080?x=1")
+        #expect(query.host == "h" && query.port == 80 && query.path == "/?x=1")
+        for bad in ["https://h/", "http://", "http://h:0/", "http://h:99999/", "http://u@h/", "http://h/a b", "http://h/#f", "ftp://h",
+                    "http://h:/", "http://[::1/", "http://[::1]x/", "http://h/\u{E9}", "http:/h"] {
             #expect { try HTTPURL(parsing: bad) } throws: { ($0 as? HTTPError)?.code == .invalidURL }
         }
     }

@@ -252,6 +252,13 @@ public final class SMPClient: Sendable {
             return
         }
         let label = departure.request.label
+        if header.group == MediaListRequest.group, header.command == MediaListRequest.command, header.operation == .readResponse,
+            let page = MediaListResponse.plainPage(from: packet.payload)
+        {
+            // A list page of hundreds of entries, read without building its generic CBOR tree.
+            complete(departure, with: .success(SMPReply(header: header, payload: .map([:]), page: page)))
+            return
+        }
         do {
             let payload = try packet.payloadMap()
             complete(departure, with: .success(SMPReply(header: header, payload: payload)))

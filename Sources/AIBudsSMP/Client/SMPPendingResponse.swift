@@ -9,7 +9,9 @@ public struct SMPPendingResponse<Response: Decodable & Sendable>: Sendable {
     ///
     /// - Throws: `SMPError`, as `SMPClient.send` does.
     public func response() async throws(SMPError) -> Response {
-        let map = try await exchange.payload()
+        let reply = try await exchange.reply()
+        if let page = reply.page as? Response { return page }
+        let map = reply.payload
         do {
             if let direct = Response.self as? any CBORMapDecodable.Type, let response = try direct.init(cbor: map) as? Response {
                 return response
@@ -42,6 +44,12 @@ struct SMPExchange: Sendable {
     /// Waits for the response payload, checks it for a device error, and falls back to SMP v1
     /// (sending the request again) when a v1-only device refused the v2 request.
     func payload() async throws(SMPError) -> CBOR {
+        try await reply().payload
+    }
+
+    /// Waits for the response, checks it for a device error, and falls back to SMP v1 (sending
+    /// the request again) when a v1-only device refused the v2 request.
+    func reply() async throws(SMPError) -> SMPReply {
         var current = self
         while true {
             let outcome = await withTaskCancellationHandler {
@@ -51,7 +59,7 @@ struct SMPExchange: Sendable {
             }
             let reply = try outcome.get()
             guard let error = SMPDeviceError.from(response: reply.payload, version: reply.header.version) else {
-                return reply.payload
+                return reply
             }
             guard current.version == .v2, reply.header.version == .v1 else {
                 throw SMPError(.device(error), "\(request.label) failed on the device: \(error)")

@@ -101,12 +101,16 @@ struct CBORReader {
             try checkDepth(depth + 1, at: head.start)
             return .tagged(argument, try readItem(depth: depth + 1))
         case 2, 3:
-            let content: [UInt8]
             if let length = head.argument {
-                content = try readString(length: length, at: head.start)
-            } else {
-                content = try readIndefiniteString(major: head.major, start: head.start)
+                // Straight from the input: no intermediate copy of the string's bytes.
+                let range = try stringRange(length: length, at: head.start)
+                if head.major == 2 { return .bytes(Data(bytes[range])) }
+                guard let text = String(validating: bytes[range], as: UTF8.self) else {
+                    throw CBORError(.invalidUTF8, offset: head.start, "text string is not valid UTF-8")
+                }
+                return .text(text)
             }
+            let content = try readIndefiniteString(major: head.major, start: head.start)
             if head.major == 2 { return .bytes(Data(content)) }
             return .text(try decodeUTF8(content, at: head.start))
         case 4:
@@ -172,15 +176,21 @@ struct CBORReader {
     }
 
     private mutating func readString(length: UInt64, at start: Int) throws(CBORError) -> [UInt8] {
+        Array(bytes[try stringRange(length: length, at: start)])
+    }
+
+    /// The bounds of a definite-length string's content, checked against the limits and the
+    /// input; moves past it.
+    private mutating func stringRange(length: UInt64, at start: Int) throws(CBORError) -> Range<Int> {
         guard length <= UInt64(max(0, limits.maxLength)) else {
             throw CBORError(.lengthLimitExceeded, offset: start, "string of \(length) bytes exceeds the limit of \(limits.maxLength)")
         }
         guard length <= UInt64(remaining) else {
             throw CBORError(.lengthExceedsInput, offset: start, "string of \(length) bytes but only \(remaining) bytes remain")
         }
-        let content = Array(bytes[offset..<offset + Int(length)])
+        let range = offset..<offset + Int(length)
         offset += Int(length)
-        return content
+        return range
     }
 
     private mutating func readIndefiniteString(major: UInt8, start: Int) throws(CBORError) -> [UInt8] {

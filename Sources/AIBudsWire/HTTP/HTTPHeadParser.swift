@@ -39,8 +39,8 @@ public enum HTTPHeadParser {
         return nil
     }
 
-    /// Splits a complete head into its start line and header fields.
-    static func split(_ head: UnsafeRawBufferPointer, limits: HTTPHeadLimits) throws -> (startLine: String, headers: HTTPHeaders) {
+    /// Splits a complete head into its start line (the bytes, within `head`) and header fields.
+    static func split(_ head: UnsafeRawBufferPointer, limits: HTTPHeadLimits) throws -> (startLine: UnsafeRawBufferPointer, headers: HTTPHeaders) {
         guard head.count <= limits.maxHeadBytes else {
             throw HTTPError(.headTooLarge, "message head exceeds \(limits.maxHeadBytes) bytes")
         }
@@ -72,7 +72,7 @@ public enum HTTPHeadParser {
         }
         var headers = HTTPHeaders()
         for line in lines.dropFirst() { try parseField(line, into: &headers) }
-        return (latin1(lines[0]), headers)
+        return (lines[0], headers)
     }
 
     private static func parseField(_ line: UnsafeRawBufferPointer, into headers: inout HTTPHeaders) throws {
@@ -118,8 +118,29 @@ public enum HTTPHeadParser {
         return String(scalars)
     }
 
+    /// The parts of a start line between single spaces: at most `maxParts`, the last one
+    /// taking the rest of the line (empty parts kept).
+    static func parts(of line: UnsafeRawBufferPointer, maxParts: Int) -> [UnsafeRawBufferPointer] {
+        var parts: [UnsafeRawBufferPointer] = []
+        var start = 0
+        for index in 0..<line.count where line[index] == 0x20 && parts.count < maxParts - 1 {
+            parts.append(UnsafeRawBufferPointer(rebasing: line[start..<index]))
+            start = index + 1
+        }
+        parts.append(UnsafeRawBufferPointer(rebasing: line[start...]))
+        return parts
+    }
+
     /// Encodes text as ISO-8859-1 for the wire; characters outside it, CR, LF and NUL become `?`.
     static func appendLatin1(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        let copied = text.withUTF8 { utf8 -> Bool in
+            // Most heads are plain ASCII without line breaks: their bytes as they are.
+            guard utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D && $0 != 0x0A && $0 != 0 }) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied { return }
         for scalar in text.unicodeScalars {
             let value = scalar.value
             bytes.append(value < 0x100 && value != 0x0D && value != 0x0A && value != 0 ? UInt8(value) : UInt8(ascii: "?"))
@@ -127,14 +148,13 @@ public enum HTTPHeadParser {
     }
 
     /// Parses `HTTP/1.0` or `HTTP/1.1`.
-    static func parseVersion(_ text: Substring) throws -> HTTPVersion {
-        guard text.hasPrefix("HTTP/"), text.utf8.count == 8 else {
-            throw HTTPError(.malformedStartLine, "invalid HTTP version \"\(text)\"")
+    static func parseVersion(_ text: UnsafeRawBufferPointer) throws -> HTTPVersion {
+        guard text.count == 8, text.starts(with: "HTTP/".utf8), text[6] == UInt8(ascii: "."),
+            (0x30...0x39).contains(text[5]), (0x30...0x39).contains(text[7])
+        else {
+            throw HTTPError(.malformedStartLine, "invalid HTTP version \"\(latin1(text))\"")
         }
-        let digits = Array(text.utf8.suffix(3))
-        guard digits[1] == UInt8(ascii: "."), (0x30...0x39).contains(digits[0]), (0x30...0x39).contains(digits[2]) else {
-            throw HTTPError(.malformedStartLine, "invalid HTTP version \"\(text)\"")
-        }
+        let digits = [text[5], text[6], text[7]]
         let version = HTTPVersion(major: Int(digits[0] - 0x30), minor: Int(digits[2] - 0x30))
         guard version == .http1_1 || version == .http1_0 else {
             throw HTTPError(.unsupportedVersion, "HTTP version \(version) is not supported")

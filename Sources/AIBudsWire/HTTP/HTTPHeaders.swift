@@ -50,31 +50,63 @@ public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionary
 
     /// Whether a comma-separated field (such as `Connection`) lists `token`, case-insensitively.
     public func containsToken(_ token: String, inFieldNamed name: String) -> Bool {
-        values(named: name).contains { value in
-            value.split(separator: ",").contains { HTTPHeaders.sameName(String($0.trimmingSpaces), token) }
+        var token = token
+        return token.withUTF8 { wanted in
+            fields.contains { field in
+                HTTPHeaders.sameName(field.name, name)
+                    && HTTPHeaders.firstElement(of: field.value, keepingEmpty: false) { HTTPHeaders.sameBytes($0, wanted) }
+            }
         }
     }
 
     /// The `Content-Length`, validated: nil when absent; several fields must agree.
     public func contentLength() throws(HTTPError) -> Int64? {
-        let values = values(named: "Content-Length")
-        guard !values.isEmpty else { return nil }
         var length: Int64?
-        for value in values {
-            for part in value.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let number = HTTPDecimal.parse(part.trimmingSpaces), length == nil || length == number else {
-                    throw HTTPError(.invalidContentLength, "Content-Length \"\(value)\" is not one decimal number")
-                }
+        for field in fields where HTTPHeaders.sameName(field.name, "Content-Length") {
+            // Empty elements count too: "5," is not one decimal number.
+            let invalid = HTTPHeaders.firstElement(of: field.value, keepingEmpty: true) { element in
+                guard let number = HTTPDecimal.parse(element), length == nil || length == number else { return true }
                 length = number
+                return false
             }
+            if invalid { throw HTTPError(.invalidContentLength, "Content-Length \"\(field.value)\" is not one decimal number") }
         }
         return length
     }
 
     /// Compares field names as HTTP does: ASCII case-insensitively.
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.count == rhs.utf8.count
-            && zip(lhs.utf8, rhs.utf8).allSatisfy { HTTPHeaders.lower($0) == HTTPHeaders.lower($1) }
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { a in rhs.withUTF8 { b in sameBytes(a, b) } }
+    }
+
+    /// Whether two byte strings are equal, ASCII case-insensitively.
+    private static func sameBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for index in 0..<a.count where lower(a[index]) != lower(b[index]) { return false }
+        return true
+    }
+
+    /// Whether `matches` holds for an element of a comma-separated value (the elements in order,
+    /// without the spaces and tabs around them; empty ones only when `keepingEmpty`).
+    private static func firstElement(
+        of value: String, keepingEmpty: Bool, where matches: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) -> Bool {
+        var value = value
+        return value.withUTF8 { bytes in
+            var start = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: ",") {
+                var first = start
+                var last = end
+                while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+                while last > first, bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 { last -= 1 }
+                if keepingEmpty || last > first, matches(UnsafeBufferPointer(rebasing: bytes[first..<last])) { return true }
+                start = end + 1
+            }
+            return false
+        }
     }
 
     private static func lower(_ byte: UInt8) -> UInt8 {
@@ -96,9 +128,18 @@ extension Substring {
 enum HTTPDecimal {
     /// A 1*DIGIT number of at most 18 digits (so it fits `Int64`), else nil.
     static func parse(_ text: Substring) -> Int64? {
-        guard !text.isEmpty, text.utf8.count <= 18 else { return nil }
+        parse(bytes: text.utf8)
+    }
+
+    /// A 1*DIGIT number of at most 18 digits, from its bytes.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        parse(bytes: bytes)
+    }
+
+    private static func parse(bytes: some Collection<UInt8>) -> Int64? {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
         var value: Int64 = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             guard byte >= 0x30 && byte <= 0x39 else { return nil }
             value = value * 10 + Int64(byte - 0x30)
         }

@@ -20,13 +20,15 @@ public struct HTTPRequestHead: HTTPHead {
     /// Parses a complete head (through its blank line); throws `HTTPError`.
     public init(parsing head: UnsafeRawBufferPointer, limits: HTTPHeadLimits = .default) throws {
         let (line, headers) = try HTTPHeadParser.split(head, limits: limits)
-        let parts = line.split(separator: " ", omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, parts[0].utf8.allSatisfy(HTTPHeadParser.isTokenByte),
-            !parts[1].isEmpty, parts[1].utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        let parts = HTTPHeadParser.parts(of: line, maxParts: 4)
+        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(HTTPHeadParser.isTokenByte),
+            !parts[1].isEmpty, parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else {
-            throw HTTPError(.malformedStartLine, "invalid request line \"\(line.prefix(200))\"")
+            throw HTTPError(.malformedStartLine, "invalid request line \"\(HTTPHeadParser.latin1(line).prefix(200))\"")
         }
-        self.init(method: String(parts[0]), target: String(parts[1]), version: try HTTPHeadParser.parseVersion(parts[2]), headers: headers)
+        self.init(
+            method: HTTPHeadParser.latin1(parts[0]), target: HTTPHeadParser.latin1(parts[1]), version: try HTTPHeadParser.parseVersion(parts[2]),
+            headers: headers)
     }
 
     /// The request line: `METHOD TARGET VERSION`.

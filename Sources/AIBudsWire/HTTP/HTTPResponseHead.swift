@@ -20,14 +20,13 @@ public struct HTTPResponseHead: HTTPHead {
     /// Parses a complete head (through its blank line); throws `HTTPError`.
     public init(parsing head: UnsafeRawBufferPointer, limits: HTTPHeadLimits = .default) throws {
         let (line, headers) = try HTTPHeadParser.split(head, limits: limits)
-        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[1].utf8.count == 3, let status = Int(parts[1]), status >= 100,
-            parts[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
-        else {
-            throw HTTPError(.malformedStartLine, "invalid status line \"\(line.prefix(200))\"")
+        let parts = HTTPHeadParser.parts(of: line, maxParts: 3)
+        guard parts.count >= 2, parts[1].count == 3, parts[1].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), parts[1][0] != 0x30 else {
+            throw HTTPError(.malformedStartLine, "invalid status line \"\(HTTPHeadParser.latin1(line).prefix(200))\"")
         }
+        let status = parts[1].reduce(0) { $0 * 10 + Int($1 - 0x30) }
         let version = try HTTPHeadParser.parseVersion(parts[0])
-        self.init(status: status, reason: parts.count == 3 ? String(parts[2]) : "", version: version, headers: headers)
+        self.init(status: status, reason: parts.count == 3 ? HTTPHeadParser.latin1(parts[2]) : "", version: version, headers: headers)
     }
 
     /// The status line: `VERSION STATUS REASON`.

@@ -7,11 +7,17 @@ public enum JSONString {
     public static func append(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         defer { bytes.append(UInt8(ascii: "\"")) }
-        let utf8 = text.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: utf8)
-            return
+        var text = text
+        text.withUTF8 { utf8 in  // the text's own bytes: a report or ledger escapes thousands of strings
+            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                bytes.append(contentsOf: utf8)
+            } else {
+                appendEscaped(utf8, to: &bytes)
+            }
         }
+    }
+
+    private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
         let hex = Array("0123456789abcdef".utf8)
         for byte in utf8 {
             switch byte {
