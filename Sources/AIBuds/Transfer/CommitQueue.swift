@@ -8,7 +8,7 @@ import Glibc
 
 /// Makes finished files durable and renames them into place on its own thread, beside the
 /// downloads, by group commit: a group gathers the files that finish within `gatherWindow` of its
-/// first one (or until `maxPending` wait, or `stop` says no more come), and a group of several
+/// first one (or until `groupSize` wait, or `stop` says no more come), and a group of several
 /// files is made durable with one `syncfs(2)` of their file system instead of one `fsync` each (a
 /// lone file gets its `fsync`). Every file's bytes are durable before its final name appears, as
 /// with per-file `fsync`. The committer sleeps through the window instead of waking for each file.
@@ -16,6 +16,10 @@ import Glibc
 /// The window matters on a shared disk: `syncfs` writes back every dirty page of the file system,
 /// other programs' too, so a committer that synced as soon as one file was ready did so hundreds
 /// of times for 2,000 small files (measured with `strace`), each time paying for everyone's writes.
+///
+/// Up to `maxPending` files may wait, twice a group: the next group gathers while one commits.
+/// When a group could take every slot, the downloads stopped for each group's `syncfs` and renames
+/// (measured: workers waited for a slot for ~1,700 of 2,000 small files).
 final class CommitQueue: Sendable {
     private typealias Completion = @Sendable (Result<Void, TransferError>) -> Void
     private struct State {
@@ -33,7 +37,8 @@ final class CommitQueue: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     /// Bounds the files waiting (each holds an open descriptor).
     private let slots: DispatchSemaphore
-    private let maxPending: Int
+    /// The files that make a group ready before its window ends: half of the slots.
+    private let groupSize: Int
     private let gatherWindow: DispatchTimeInterval
 
     typealias SyncFS = @convention(c) (Int32) -> Int32
@@ -47,7 +52,7 @@ final class CommitQueue: Sendable {
     var linkedUnnamedFiles: Bool { linked.load(ordering: .acquiring) }
 
     init(maxPending: Int, gatherWindow: DispatchTimeInterval = .milliseconds(20)) {
-        self.maxPending = max(1, maxPending)
+        groupSize = max(1, maxPending / 2)
         self.gatherWindow = gatherWindow
         slots = DispatchSemaphore(value: max(1, maxPending))
         let thread = Thread { [self] in run() }
@@ -65,7 +70,7 @@ final class CommitQueue: Sendable {
                 state.idle = false
                 return true
             }
-            if state.gathering, state.pending.count >= maxPending {
+            if state.gathering, state.pending.count >= groupSize {
                 state.gathering = false
                 return true
             }
@@ -92,12 +97,12 @@ final class CommitQueue: Sendable {
                 wake.wait()
                 state.withLock { $0.idle = false }
             }
-            // Let the group grow: the files that finish within the window, up to `maxPending`,
+            // Let the group grow: the files that finish within the window, up to `groupSize`,
             // unless stopped.
             let deadline = DispatchTime.now() + gatherWindow
             while true {
                 let ready = state.withLock { state -> Bool in
-                    state.gathering = !(state.pending.count >= maxPending || state.stopped)
+                    state.gathering = !(state.pending.count >= groupSize || state.stopped)
                     return !state.gathering
                 }
                 if ready || wake.wait(timeout: deadline) == .timedOut { break }

@@ -81,12 +81,8 @@ public struct DownloadRequest: Sendable, Hashable {
 struct DownloadPaths: Sendable {
     /// The destination folder.
     let destination: String
-    /// `<destination>/.partial`.
-    let partialDirectory: String
-    /// `<destination>/.partial/<name>.part`.
-    let partialFile: String
-    /// `<destination>/.partial/<name>.part.meta`, the saved validator.
-    let metaFile: String
+    /// The local file name.
+    let localName: String
     /// `<destination>/<name>`.
     let finalFile: String
 
@@ -97,11 +93,18 @@ struct DownloadPaths: Sendable {
     /// The paths of `localName` in the folder at `destination` (no trailing `/`).
     init(destinationPath destination: String, localName: String) {
         self.destination = destination
-        partialDirectory = destination + "/.partial"
-        partialFile = partialDirectory + "/" + localName + ".part"
-        metaFile = partialFile + ".meta"
+        self.localName = localName
         finalFile = destination + "/" + localName
     }
+
+    // Made when asked: a small file written unnamed never needs them.
+
+    /// `<destination>/.partial`.
+    var partialDirectory: String { destination + "/.partial" }
+    /// `<destination>/.partial/<name>.part`.
+    var partialFile: String { destination + "/.partial/" + localName + ".part" }
+    /// `<destination>/.partial/<name>.part.meta`, the saved validator.
+    var metaFile: String { destination + "/.partial/" + localName + ".part.meta" }
 }
 
 /// How far one download has come.

@@ -41,7 +41,7 @@ public final class HTTPFileDownloader: Sendable {
         /// benchmark machine (docs/benchmarks.md).
         public init(
             bufferSize: Int = 1 << 20, connectTimeout: Duration = .seconds(5), ioTimeout: Duration = .seconds(30),
-            retry: RetryPolicy = RetryPolicy(), maxIdleConnectionsPerHost: Int = 8, parallelism: Int = 6, commitWidth: Int = 64,
+            retry: RetryPolicy = RetryPolicy(), maxIdleConnectionsPerHost: Int = 8, parallelism: Int = 6, commitWidth: Int = 128,
             pipelineDepth: Int = 3
         ) {
             self.bufferSize = bufferSize

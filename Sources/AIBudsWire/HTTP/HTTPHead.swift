@@ -9,6 +9,8 @@ public protocol HTTPHead: Hashable, Sendable {
     var startLine: String { get }
     /// Parses a complete head (through its blank line); throws `HTTPError`.
     init(parsing head: UnsafeRawBufferPointer, limits: HTTPHeadLimits) throws
+    /// Appends the start line (without its CRLF) as it goes on the wire: `startLine` in ISO-8859-1.
+    func appendStartLine(to bytes: inout [UInt8])
 }
 
 extension HTTPHead {
@@ -27,7 +29,7 @@ extension HTTPHead {
     public func serialized() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
-        HTTPHeadParser.appendLatin1(startLine, to: &bytes)
+        appendStartLine(to: &bytes)
         bytes.append(contentsOf: [0x0D, 0x0A])
         HTTPHeadParser.appendFields(headers, to: &bytes)
         return bytes

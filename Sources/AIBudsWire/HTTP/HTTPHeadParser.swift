@@ -194,4 +194,16 @@ public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
 
     /// `HTTP/1.1`.
     public var description: String { "HTTP/\(major).\(minor)" }
+
+    /// Appends `description`'s bytes.
+    func append(to bytes: inout [UInt8]) {
+        guard (0...9).contains(major), (0...9).contains(minor) else {
+            HTTPHeadParser.appendLatin1(description, to: &bytes)
+            return
+        }
+        bytes.append(contentsOf: "HTTP/".utf8)
+        bytes.append(UInt8(ascii: "0") + UInt8(major))
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(UInt8(ascii: "0") + UInt8(minor))
+    }
 }

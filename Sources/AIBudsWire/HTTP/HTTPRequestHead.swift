@@ -33,4 +33,13 @@ public struct HTTPRequestHead: HTTPHead {
 
     /// The request line: `METHOD TARGET VERSION`.
     public var startLine: String { "\(method) \(target) \(version)" }
+
+    /// Appends the request line, part by part (one per download, so no interpolated string).
+    public func appendStartLine(to bytes: inout [UInt8]) {
+        HTTPHeadParser.appendLatin1(method, to: &bytes)
+        bytes.append(0x20)
+        HTTPHeadParser.appendLatin1(target, to: &bytes)
+        bytes.append(0x20)
+        version.append(to: &bytes)
+    }
 }

@@ -32,6 +32,15 @@ public struct HTTPResponseHead: HTTPHead {
     /// The status line: `VERSION STATUS REASON`.
     public var startLine: String { "\(version) \(status) \(reason)" }
 
+    /// Appends the status line, part by part (one per response, so no interpolated string).
+    public func appendStartLine(to bytes: inout [UInt8]) {
+        version.append(to: &bytes)
+        bytes.append(0x20)
+        HTTPHeadParser.appendLatin1(String(status), to: &bytes)
+        bytes.append(0x20)
+        HTTPHeadParser.appendLatin1(reason, to: &bytes)
+    }
+
     /// The standard reason phrase of the statuses this project uses.
     public static func standardReason(_ status: Int) -> String {
         switch status {
