@@ -235,13 +235,11 @@ enum BenchRun {
     /// non-zero exit.
     static func measure(_ executable: String, _ arguments: [String]) throws -> Sample {
         _ = settle()
-        let result = try BenchSpawn.run(executable, arguments)
-        guard result.status == 0 else {
-            throw BenchFailure("\(executable) \(arguments.prefix(3).joined(separator: " ")) exited with \(result.status)")
+        let (status, sample) = try BenchSpawn.run(executable, arguments)
+        guard status == 0 else {
+            throw BenchFailure("\(executable) \(arguments.prefix(3).joined(separator: " ")) exited with \(status)")
         }
-        return Sample(
-            wall: result.wall, maxRSSKiB: result.maxRSSKiB, userSeconds: result.userSeconds, systemSeconds: result.systemSeconds,
-            output: result.output)
+        return sample
     }
 
     /// curl fetching every file of a set, in order, in one process (one kept-alive connection).

@@ -14,16 +14,8 @@ import Glibc
 /// high-water mark across `execve`, and `posix_spawn` shares the parent's memory until then).
 /// Standard output goes to a file, read after the exit, so no reader runs beside the command.
 enum BenchSpawn {
-    struct Result {
-        var wall: Double
-        var status: Int32
-        var maxRSSKiB: Int
-        var userSeconds: Double
-        var systemSeconds: Double
-        var output: String
-    }
-
-    static func run(_ executable: String, _ arguments: [String]) throws -> Result {
+    /// Runs `executable` with `arguments`; its exit status and what was measured.
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, sample: BenchRun.Sample) {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-bench-\(UUID().uuidString)").path
         let outputPath = scratch + ".out"
         let timePath = scratch + ".time"
@@ -54,9 +46,10 @@ enum BenchSpawn {
         // /usr/bin/time's last line (after any "Command exited with non-zero status" line).
         let fields = ((try? String(contentsOfFile: timePath, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace)
         guard fields.count >= 3, let rss = Int(fields[fields.count - 3]) else { throw BenchFailure("cannot read /usr/bin/time output") }
-        return Result(
-            wall: wall, status: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), maxRSSKiB: rss,
-            userSeconds: Double(fields[fields.count - 2]) ?? 0, systemSeconds: Double(fields[fields.count - 1]) ?? 0, output: output)
+        let sample = BenchRun.Sample(
+            wall: wall, maxRSSKiB: rss, userSeconds: Double(fields[fields.count - 2]) ?? 0, systemSeconds: Double(fields[fields.count - 1]) ?? 0,
+            output: output)
+        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), sample)
     }
 
     private static let time = "/usr/bin/time"
