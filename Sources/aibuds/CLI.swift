@@ -166,11 +166,11 @@ enum CLI {
     }
 
     /// Writes `bytes` to standard output at once, then a newline (for documents of many
-    /// kilobytes, without making a `String` of them first).
-    static func say(bytes: [UInt8]) {
+    /// kilobytes, without making a `String` of them first); throws when they cannot be written.
+    static func say(bytes: [UInt8]) throws {
         var line = bytes
         line.append(UInt8(ascii: "\n"))
-        try? FileHandle.standardOutput.write(contentsOf: line)
+        try FileHandle.standardOutput.write(contentsOf: line)
     }
 
     /// Writes one line to standard error.

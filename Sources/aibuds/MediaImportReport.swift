@@ -90,7 +90,7 @@ struct MediaImportReport: Encodable {
 
     /// Prints the document on standard output.
     func print() throws {
-        CLI.say(bytes: json())
+        try CLI.say(bytes: json())
     }
 
     /// The document as pretty JSON with sorted keys, laid out as `JSONEncoder` lays it out with

@@ -97,6 +97,20 @@ import Testing
         return (listing, first.files.count, store.list())
     }
 
+    @Test func aListPageReadsAlikeAsARawMapAndAsATypedResponse() async throws {
+        // The typed request reads the page straight from its bytes; a raw request gets the map.
+        let files: [MediaSeed] = (0..<5).map { .generated("f\($0).jpg", type: .image, size: 100 + $0) }
+        let device = try LoopbackEmulator(files: files)
+        defer { device.stop() }
+        let client = try SMPClient(transport: UDPTransport(address: device.address))
+        defer { client.close() }
+        let typed = try await client.send(MediaListRequest(off: 0, limit: 10))
+        let raw = try await client.send(group: MediaListRequest.group, command: MediaListRequest.command, operation: .read, payload: ["off": 0, "limit": 10])
+        #expect(typed.files.map(\.name) == files.indices.map { "f\($0).jpg" })
+        #expect(raw["total"] == .unsigned(5) && raw["generation"] == .unsigned(typed.generation))
+        #expect(try MediaListResponse(cbor: raw) == typed)
+    }
+
     @Test func twoThousandFilesAreListedIntactInLargeFrames() async throws {
         let (listing, firstPage, store) = try await readLongList(link: .unlimited)
         #expect(listing.files.count == 2_000)

@@ -18,6 +18,21 @@ struct ImportCLITests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    @Test func aReportThatCannotBeWrittenFailsTheCommand() async throws {
+        let fixture = try ImportEmulatorFixture([.photo("A.jpg", 3_000)])
+        defer { fixture.stop() }
+        let folder = fixture.destination("full")
+        // Standard output on a full device: the files are imported, but the report is lost.
+        let result = try await runProgram(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "exec \"$0\" \"$@\" > /dev/full", try aibudsExecutable().path, "media", "import", "--device", fixture.address,
+             "--to", folder.path, "--all", "--json"],
+            environment: environment(fixture))
+        #expect(result.status != 0, "\(result.err)")
+        #expect(!result.err.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("A.jpg").path))
+    }
+
     @Test func listImportNewAndDeleteAfter() async throws {
         let fixture = try ImportEmulatorFixture([.photo("A.jpg", 30_000), .video("B.mp4", 700_000), .audio("C.m4a", 5_000)])
         defer { fixture.stop() }

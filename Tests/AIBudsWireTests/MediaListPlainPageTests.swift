@@ -33,6 +33,14 @@ import Testing
         #expect(MediaListResponse.plainPage(from: try CBOREncoder().encode(MediaListResponse(generation: 0, total: 0, files: [])))?.files == [])
     }
 
+    @Test func aPageTooLargeForTheGenericLimitsGoesToTheGenericPath() throws {
+        // 9,200 entries are more than the 100,000 items the generic decoder takes.
+        let files = (0..<9_200).map { _ in MediaFileEntry(id: "", name: "", type: 1, size: 0, sixaxis: false) }
+        let payload = try CBOREncoder().encode(MediaListResponse(generation: 1, total: 9_200, files: files))
+        #expect(MediaListResponse.plainPage(from: payload) == nil)
+        #expect(throws: CBORError.self) { try CBOR.decode(payload) }
+    }
+
     @Test func anythingButAPlainPageGoesToTheGenericPath() throws {
         let file: CBOR = ["id": "a", "name": "a.jpg", "type": 1, "size": 5, "sixaxis": false]
         func page(_ files: [CBOR], extra: [CBOR: CBOR] = [:]) -> CBOR {

@@ -98,8 +98,9 @@ public final class SMPClient: Sendable {
         } catch {
             throw SMPError(.invalidRequest, "cannot encode \(label)", underlying: error)
         }
-        let exchange = try await begin(SMPExchange.Request(group: R.group, command: R.command, operation: R.operation,
-                                                           payload: payload, label: label, timeout: timeout))
+        let exchange = try await begin(SMPExchange.Request(
+            group: R.group, command: R.command, operation: R.operation, payload: payload, label: label, timeout: timeout,
+            readsMediaListPage: R.Response.self == MediaListResponse.self))
         return SMPPendingResponse(exchange: exchange)
     }
 
@@ -134,7 +135,7 @@ public final class SMPClient: Sendable {
             state.withLock { $0.releaseSlot() }?.resume(returning: nil)
             throw SMPError(.cancelled, "\(request.label) was cancelled")
         }
-        let promise = SMPReplyPromise()
+        let promise = SMPReplyPromise(readsMediaListPage: request.readsMediaListPage)
         let (registered, version) = state.withLock { state in
             let version = version ?? state.version
             return (state.register(id: id, group: request.group, command: request.command, operation: request.operation,
@@ -252,7 +253,7 @@ public final class SMPClient: Sendable {
             return
         }
         let label = departure.request.label
-        if header.group == MediaListRequest.group, header.command == MediaListRequest.command, header.operation == .readResponse,
+        if departure.request.promise.readsMediaListPage, header.operation == .readResponse,
             let page = MediaListResponse.plainPage(from: packet.payload)
         {
             // A list page of hundreds of entries, read without building its generic CBOR tree.

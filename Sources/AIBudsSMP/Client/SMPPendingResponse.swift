@@ -33,6 +33,8 @@ struct SMPExchange: Sendable {
         var payload: Data
         var label: String
         var timeout: Duration?
+        /// The caller decodes the response as a `MediaListResponse` (see `SMPReply.page`).
+        var readsMediaListPage = false
     }
 
     let client: SMPClient

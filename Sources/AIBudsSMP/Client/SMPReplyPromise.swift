@@ -11,6 +11,13 @@ final class SMPReplyPromise: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Whether the response may be read as a Media list page straight from its bytes (the caller
+    /// asked for a `MediaListResponse`); other callers get the payload map.
+    let readsMediaListPage: Bool
+
+    init(readsMediaListPage: Bool = false) {
+        self.readsMediaListPage = readsMediaListPage
+    }
 
     /// Sets the outcome and wakes every waiter; later calls are ignored.
     func fulfill(_ outcome: Outcome) {

@@ -11,7 +11,10 @@ extension MediaListResponse {
     /// A device's list page holds hundreds of entries: building the generic `CBOR` tree of one
     /// (a dictionary per entry) cost about 25,000 instructions per entry, this about a tenth.
     public static func plainPage(from payload: Data) -> MediaListResponse? {
-        payload.withUnsafeBytes { bytes in
+        // Every item takes a byte at least: no more bytes than the generic decoder's item limit,
+        // so never a page it would refuse for its size (an SMP payload is at most 64 KiB anyway).
+        guard payload.count <= CBORLimits.default.maxItems else { return nil }
+        return payload.withUnsafeBytes { bytes in
             var reader = PlainCBORReader(bytes: bytes)
             guard let page = reader.page(), reader.isAtEnd else { return nil }
             return page

@@ -25,6 +25,11 @@ extension HTTPHead {
         return version == .http1_1 || headers.containsToken("keep-alive", inFieldNamed: "Connection")
     }
 
+    /// Appends `startLine` in ISO-8859-1 (the heads of this module write theirs part by part).
+    public func appendStartLine(to bytes: inout [UInt8]) {
+        HTTPHeadParser.appendLatin1(startLine, to: &bytes)
+    }
+
     /// The head as bytes for the wire.
     public func serialized() -> [UInt8] {
         var bytes: [UInt8] = []
