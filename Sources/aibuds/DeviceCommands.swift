@@ -38,6 +38,19 @@ enum DeviceCommandSupport {
             ? .unavailable("\(what): \(sdk.message)") : .failure("\(what): \(sdk.message)")
     }
 
+    /// Connects to a device a scan found (`name` names it in errors) and returns it connected.
+    static func connect(_ found: any FoundDeviceConvertible, naming name: String) async throws -> any DeviceConvertible {
+        guard let device = AIBudsSDK.makeStorableDeviceFromDiscovered(found) else {
+            throw CommandFailure.failure("no plugin can handle \(name)")
+        }
+        do {
+            try await device.connectAndWait(ConnectParams())
+        } catch {
+            throw failure(error, "cannot connect to \(name)")
+        }
+        return device
+    }
+
     /// Finds the device that `spec` names: `udp://HOST:PORT`, or a name or MAC address that a short
     /// scan finds. Throws exit 69 when there is none.
     static func find(_ spec: String) async throws -> any FoundDeviceConvertible {

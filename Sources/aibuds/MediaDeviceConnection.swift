@@ -17,14 +17,7 @@ struct MediaDeviceConnection {
 
     /// Connects to a device a scan found; `name` names it in errors.
     static func connect(_ found: any FoundDeviceConvertible, naming name: String) async throws -> MediaDeviceConnection {
-        guard let device = AIBudsSDK.makeStorableDeviceFromDiscovered(found) else {
-            throw CommandFailure.failure("no plugin can handle \(name)")
-        }
-        do {
-            try await device.connectAndWait(ConnectParams())
-        } catch {
-            throw DeviceCommandSupport.failure(error, "cannot connect to \(name)")
-        }
+        let device = try await DeviceCommandSupport.connect(found, naming: name)
         guard let media = device as? any MediaImportControlChannel & DeviceMediaFileImportAPI else {
             await device.disconnectAndWait()
             throw CommandFailure.failure("\(device.name) (\(device.product)) cannot import media over a hotspot")

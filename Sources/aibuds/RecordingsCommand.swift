@@ -7,42 +7,27 @@ import TopStepComKit
 /// device, and awaiting the facade's main-queue completions.
 enum Recordings {
     /// The `--device` option's help line.
-    static let deviceHelp = "  --device D         the device, udp://HOST:PORT (as 'aibuds emulator' prints it)"
+    static let deviceHelp = "  --device D         the device: udp://HOST:PORT, or a name or MAC address from 'aibuds scan'"
 
     /// Reads the required `--device` option.
     static func deviceOption(_ arguments: inout Arguments) throws -> String {
         guard let device = try arguments.option("--device") else { throw CommandFailure.usage("--device is required") }
-        guard DeviceAddress(device) != nil else {
-            throw CommandFailure.usage("--device takes udp://HOST:PORT, not '\(device)'")
-        }
         return device
     }
 
-    /// Connects to the device at `address` and binds the TopStep kit to it.
-    static func connect(_ address: String) async throws -> TopStepComKit {
+    /// Connects to the device that `spec` names (as the media commands do) and binds the TopStep
+    /// kit to it.
+    static func connect(_ spec: String) async throws -> TopStepComKit {
         DeviceCommandSupport.initializeSDK()
-        let found: any FoundDeviceConvertible
-        do {
-            found = try await AIBudsSDK.discoverDevice(at: address)
-        } catch {
-            throw DeviceCommandSupport.failure(error, "no device at \(address)")
-        }
-        guard let device = AIBudsSDK.makeStorableDeviceFromDiscovered(found) else {
-            throw CommandFailure.unavailable("no plugin handles the device at \(address)")
-        }
-        do {
-            try await device.connectAndWait(ConnectParams())
-        } catch {
-            throw DeviceCommandSupport.failure(error, "cannot connect to \(address)")
-        }
+        let device = try await DeviceCommandSupport.connect(DeviceCommandSupport.find(spec), naming: spec)
         let kit = TopStepComKit.sharedInstance
         kit.device = device
         return kit
     }
 
-    /// Connects to the device at `address`, runs `body` with the bound kit, and disconnects.
-    static func withKit<Value>(_ address: String, _ body: (TopStepComKit) async throws -> Value) async throws -> Value {
-        let kit = try await connect(address)
+    /// Connects to the device that `spec` names, runs `body` with the bound kit, and disconnects.
+    static func withKit<Value>(_ spec: String, _ body: (TopStepComKit) async throws -> Value) async throws -> Value {
+        let kit = try await connect(spec)
         do {
             let value = try await body(kit)
             await disconnect(kit)

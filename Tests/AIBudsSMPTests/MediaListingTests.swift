@@ -102,6 +102,12 @@ import Testing
         let files: [MediaSeed] = (0..<5).map { .generated("f\($0).jpg", type: .image, size: 100 + $0) }
         let device = try LoopbackEmulator(files: files)
         defer { device.stop() }
+        // The emulator hashes its files after it starts; both reads should see the same list.
+        let store = device.emulator.device.store
+        let deadline = ContinuousClock.now + .seconds(20)
+        while store.list().contains(where: { $0.sha256 == nil }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         let client = try SMPClient(transport: UDPTransport(address: device.address))
         defer { client.close() }
         let typed = try await client.send(MediaListRequest(off: 0, limit: 10))
@@ -109,6 +115,7 @@ import Testing
         #expect(typed.files.map(\.name) == files.indices.map { "f\($0).jpg" })
         #expect(raw["total"] == .unsigned(5) && raw["generation"] == .unsigned(typed.generation))
         #expect(try MediaListResponse(cbor: raw) == typed)
+        #expect(typed.files.allSatisfy { $0.sha256?.count == 32 })
     }
 
     @Test func twoThousandFilesAreListedIntactInLargeFrames() async throws {

@@ -63,7 +63,6 @@ func aibuds(_ arguments: [String]) async throws -> (status: Int32, out: String, 
 
     @Test(arguments: [
         (["recordings", "list"], "--device is required"),
-        (["recordings", "list", "--device", "watch"], "udp://HOST:PORT"),
         (["recordings", "download", "--device", "udp://127.0.0.1:9"], "or give --all"),
         (["recordings", "download", "--device", "udp://127.0.0.1:9", "--all", "x"], "not both"),
         (["recordings", "delete", "--device", "udp://127.0.0.1:9"], "name the recordings"),
@@ -74,6 +73,23 @@ func aibuds(_ arguments: [String]) async throws -> (status: Int32, out: String, 
         let result = try await aibuds(arguments)
         #expect(result.status == 64)
         #expect(result.err.contains(message))
+    }
+
+    @Test func aDeviceCanBeNamedAsAScanFindsIt() async throws {
+        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("ts-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        let environment = ["XDG_RUNTIME_DIR": runtime.path]
+        let emulator = try RunningProgram(
+            aibudsBinary, ["emulator", "--profile", "watch", "--name", "Wrist", "--listen", "127.0.0.1:0"], environment: environment)
+        defer { emulator.terminate() }
+        let started = try await onOwnThread { emulator.readLine() }
+        #expect(started?.hasPrefix("listening on udp://") == true)
+        let list = try await runProgram(aibudsBinary, ["recordings", "list", "--device", "wrist"], environment: environment)
+        #expect(list.status == 0, "\(list.err)")
+        #expect(list.out.contains(".opus"))
+        let unknown = try await runProgram(aibudsBinary, ["recordings", "list", "--device", "nosuchwatch"], environment: environment)
+        #expect(unknown.status == 69 && unknown.err.contains("no device named 'nosuchwatch'"))
     }
 
     @Test func anUnreachableDeviceExits69() async throws {
