@@ -13,7 +13,7 @@ import Foundation
 public func fuzzCBOR(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let input = UnsafeRawBufferPointer(start: start, count: count)
     if let page = MediaListResponse.plainPage(from: Data(input)) {
-        let generic = try? MediaListResponse(cbor: CBOR.decode(input))
+        let generic = try? CBORDecoder().decode(MediaListResponse.self, from: CBOR.decode(input))
         precondition(generic == page, "the plain list page differs from the generic decoding: \(String(describing: generic))")
     }
     guard let value = try? CBOR.decode(input) else { return 0 }

@@ -1,5 +1,6 @@
-@testable import AIBudsEmulator
 import AIBudsDigest
+@testable import AIBudsEmulator
+import AIBudsTestKit
 import AIBudsWire
 import Foundation
 import Testing
@@ -9,15 +10,6 @@ import Testing
 @Suite struct MediaListDigestEmulatorTests {
     private static let seeds: [MediaSeed] = (0..<40).map { .generated(String(format: "IMG_%04d.jpg", $0), type: .image, size: 3_000 + UInt64($0)) }
         + [.generated("VID_0001.mp4", type: .video, size: 200_000, sixaxis: true), .generated("AUD_0001.m4a", type: .audio, size: 9_000)]
-
-    /// Waits (up to 10 s) until every listed file of `store` has its digest.
-    private func waitUntilIndexed(_ store: MediaStore) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while store.list().contains(where: { $0.sha256 == nil }) {
-            guard ContinuousClock.now < deadline else { throw HarnessError("the store did not index its files") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
 
     /// The SHA-256 of a record's bytes, read through the store.
     private func expectedDigest(_ store: MediaStore, _ record: MediaRecord) throws -> [UInt8] {
@@ -30,7 +22,7 @@ import Testing
         #expect(try harness.call(MediaListRequest(limit: 256)).files.allSatisfy { $0.sha256 == nil })
         store.startIndexingDigests()
         defer { store.stopIndexingDigests() }
-        try await waitUntilIndexed(store)
+        try await waitUntilDigestsListed(store)
         for record in store.list() { #expect(record.sha256 == (try expectedDigest(store, record))) }
 
         // Every page carries the digests, and still fits the MTU.
@@ -48,7 +40,7 @@ import Testing
 
         // A new recording is hashed after it appears.
         let added = try store.addGenerated(stem: "REC_1", extension: "m4a", type: .audio, size: 5_000)
-        try await waitUntilIndexed(store)
+        try await waitUntilDigestsListed(store)
         #expect(store.record(named: added.name)?.sha256 == (try expectedDigest(store, added)))
     }
 

@@ -1,4 +1,5 @@
 @testable import AIBudsEmulator
+import AIBudsTestKit
 import AIBudsWire
 import Foundation
 import Testing
@@ -59,10 +60,7 @@ import Testing
         defer { store.stopIndexingDigests() }
         // Half with digests, half without.
         let records = store.list()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while store.list().contains(where: { $0.sha256 == nil }), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await waitUntilDigestsListed(store)
         let mixed = Array(store.list().prefix(20)) + Array(records.suffix(20))
         for packetSize in [1024, 4096, 65_000] {
             let payload = MediaListPage.payload(generation: 300, total: 1_000_000, records: mixed, packetSize: packetSize)

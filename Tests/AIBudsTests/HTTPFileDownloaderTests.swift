@@ -31,12 +31,7 @@ struct HTTPFileDownloaderTests {
 
     @Test func keepsConnectionsAliveAcrossFiles() async throws {
         let fixture = try DownloadFixture()
-        var requests: [DownloadRequest] = []
-        for index in 0..<40 {
-            let content = DownloadFixture.bytes(1000 + index, seed: UInt64(index))
-            try fixture.add("f\(index)", content)
-            requests.append(fixture.request("f\(index)", content: content))
-        }
+        let (requests, contents) = try fixture.serve(40, prefix: "f", seed: 0) { 1000 + $0 }
         let downloader = HTTPFileDownloader()
         let serial = await downloader.download(Array(requests[0..<20]), parallelism: 1)
         #expect(serial.allSatisfy { (try? $0.get()) != nil })
@@ -44,7 +39,7 @@ struct HTTPFileDownloaderTests {
         let parallel = await downloader.download(Array(requests[20...]), parallelism: 4)
         #expect(parallel.allSatisfy { (try? $0.get()) != nil })
         #expect(fixture.server.statistics.connections <= 4)
-        for index in 0..<40 { #expect(try fixture.downloaded("f\(index)") == DownloadFixture.bytes(1000 + index, seed: UInt64(index))) }
+        for index in 0..<40 { #expect(try fixture.downloaded("f\(index)") == contents[index]) }
     }
 
     @Test func directWritesOfSizesThatAreNotWholeBlocksAreByteIdentical() async throws {
@@ -103,16 +98,11 @@ struct HTTPFileDownloaderTests {
 
     @Test func aConnectionDroppedInABatchOfSmallFilesLosesNothing() async throws {
         let fixture = try DownloadFixture()
-        var requests: [DownloadRequest] = []
-        for index in 0..<60 {
-            let content = DownloadFixture.bytes(65_536, seed: UInt64(400 + index))
-            try fixture.add("d\(index)", content)
-            requests.append(fixture.request("d\(index)", content: content))
-        }
+        let (requests, contents) = try fixture.serve(60, prefix: "d", seed: 400) { _ in 65_536 }
         fixture.server.setFaults(DataPlaneFaults(closeAtByte: 30_000))
         let results = await HTTPFileDownloader(configuration: quickRetries()).download(requests, parallelism: 4)
         #expect(results.reduce(0) { $0 + ((try? $1.get().attempts) ?? 0) } == 61)
-        for index in 0..<60 { #expect(try fixture.downloaded("d\(index)") == DownloadFixture.bytes(65_536, seed: UInt64(400 + index))) }
+        for index in 0..<60 { #expect(try fixture.downloaded("d\(index)") == contents[index]) }
         #expect(fixture.partialFiles().isEmpty)
     }
 
@@ -313,16 +303,11 @@ struct HTTPFileDownloaderTests {
 
     @Test func manyFilesThroughANarrowCommitQueue() async throws {
         let fixture = try DownloadFixture()
-        var requests: [DownloadRequest] = []
-        for index in 0..<30 {
-            let content = DownloadFixture.bytes(20_000 + index, seed: UInt64(100 + index))
-            try fixture.add("n\(index)", content)
-            requests.append(fixture.request("n\(index)", content: content))
-        }
+        let (requests, contents) = try fixture.serve(30, prefix: "n", seed: 100) { 20_000 + $0 }
         let downloader = HTTPFileDownloader(configuration: .init(parallelism: 3, commitWidth: 1))
         let results = await downloader.download(requests)
         for result in results { _ = try result.get() }
-        for index in 0..<30 { #expect(try fixture.downloaded("n\(index)") == DownloadFixture.bytes(20_000 + index, seed: UInt64(100 + index))) }
+        for index in 0..<30 { #expect(try fixture.downloaded("n\(index)") == contents[index]) }
         #expect(fixture.partialFiles().isEmpty)
     }
 

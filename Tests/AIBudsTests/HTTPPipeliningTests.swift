@@ -16,23 +16,10 @@ struct HTTPPipeliningTests {
             retry: RetryPolicy(maxRetries: 50, initialBackoff: .milliseconds(5), maxBackoff: .milliseconds(20)), pipelineDepth: depth)
     }
 
-    /// Serves `count` files of varied sizes; returns their requests and contents.
-    private func serve(_ fixture: DownloadFixture, count: Int, size: (Int) -> Int, prefix: String = "p") throws -> ([DownloadRequest], [[UInt8]]) {
-        var requests: [DownloadRequest] = []
-        var contents: [[UInt8]] = []
-        for index in 0..<count {
-            let content = DownloadFixture.bytes(size(index), seed: UInt64(500 + index))
-            try fixture.add("\(prefix)\(index)", content)
-            requests.append(fixture.request("\(prefix)\(index)", content: content))
-            contents.append(content)
-        }
-        return (requests, contents)
-    }
-
     @Test(arguments: [1, 2, 4])
     func manySmallFilesArriveVerifiedOverFewConnections(depth: Int) async throws {
         let fixture = try DownloadFixture()
-        let (requests, contents) = try serve(fixture, count: 150) { [1, 4095, 4096, 4097, 65_536, 65_537, 20_000][$0 % 7] + $0 }
+        let (requests, contents) = try fixture.serve(150, prefix: "p", seed: 500) { [1, 4095, 4096, 4097, 65_536, 65_537, 20_000][$0 % 7] + $0 }
         let results = await HTTPFileDownloader(configuration: configuration(depth: depth)).download(requests, parallelism: 2)
         for (index, result) in results.enumerated() {
             #expect(try result.get().attempts == 1)
@@ -45,7 +32,7 @@ struct HTTPPipeliningTests {
 
     @Test func aConnectionDroppedInThePipelineLosesNothing() async throws {
         let fixture = try DownloadFixture()
-        let (requests, contents) = try serve(fixture, count: 30) { 65_536 + 3 * $0 }
+        let (requests, contents) = try fixture.serve(30, prefix: "p", seed: 500) { 65_536 + 3 * $0 }
         // The first response that carries byte 30,000 stops there; the requests sent after it go
         // again on a new connection, and that file resumes.
         fixture.server.setFaults(DataPlaneFaults(closeAtByte: 30_000))
@@ -62,7 +49,7 @@ struct HTTPPipeliningTests {
 
     @Test func aFileThatChangesAfterADropInThePipelineIsFetchedAgain() async throws {
         let fixture = try DownloadFixture()
-        var (requests, contents) = try serve(fixture, count: 8) { 200_000 + $0 }
+        var (requests, contents) = try fixture.serve(8, prefix: "p", seed: 500) { 200_000 + $0 }
         let newContent = DownloadFixture.bytes(150_000, seed: 77)
         requests[0] = fixture.request("p0")  // its content changes, so no expected size or digest
         // The first file's connection drops at byte 100,000; while the engine waits to retry, the
@@ -84,7 +71,7 @@ struct HTTPPipeliningTests {
 
     @Test func anErrorResponseInThePipelineFailsOnlyItsFile() async throws {
         let fixture = try DownloadFixture()
-        var (requests, contents) = try serve(fixture, count: 10) { 30_000 + $0 }
+        var (requests, contents) = try fixture.serve(10, prefix: "p", seed: 500) { 30_000 + $0 }
         requests[4] = fixture.request("missing")
         let results = await HTTPFileDownloader(configuration: configuration(depth: 4)).download(requests, parallelism: 1)
         for (index, result) in results.enumerated() {
@@ -101,7 +88,7 @@ struct HTTPPipeliningTests {
 
     @Test func cancellingMidPipelineLeavesResumableState() async throws {
         let fixture = try DownloadFixture()
-        let (requests, contents) = try serve(fixture, count: 6) { $0 == 0 ? 2_000_000 : 50_000 + $0 }
+        let (requests, contents) = try fixture.serve(6, prefix: "p", seed: 500) { $0 == 0 ? 2_000_000 : 50_000 + $0 }
         // The first file stalls at 700,000 bytes while the next requests wait on its connection.
         fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 700_000, duration: .seconds(90))))
         let downloader = HTTPFileDownloader(configuration: configuration(depth: 4))

@@ -50,6 +50,20 @@ final class DownloadFixture {
             expectedSize: content.map { Int64($0.count) }, expectedSHA256: content.map { SHA256.hash($0) }, overwrite: overwrite)
     }
 
+    /// Serves `count` files named `<prefix><index>` of `size(index)` pseudo-random bytes (seed
+    /// `seed + index`); returns their checked requests and contents, in order.
+    func serve(_ count: Int, prefix: String, seed: UInt64, size: (Int) -> Int) throws -> (requests: [DownloadRequest], contents: [[UInt8]]) {
+        var requests: [DownloadRequest] = []
+        var contents: [[UInt8]] = []
+        for index in 0..<count {
+            let content = DownloadFixture.bytes(size(index), seed: seed + UInt64(index))
+            try add("\(prefix)\(index)", content)
+            requests.append(request("\(prefix)\(index)", content: content))
+            contents.append(content)
+        }
+        return (requests, contents)
+    }
+
     /// The bytes of a file in the destination.
     func downloaded(_ localName: String) throws -> [UInt8] {
         Array(try Data(contentsOf: destination.appendingPathComponent(localName)))

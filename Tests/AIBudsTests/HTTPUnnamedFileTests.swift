@@ -130,16 +130,11 @@ struct HTTPUnnamedFileTests {
 
     @Test func aBatchOfSmallFilesWithDropsLosesNothing() async throws {
         let fixture = try DownloadFixture()
-        var requests: [DownloadRequest] = []
-        for index in 0..<40 {
-            let content = DownloadFixture.bytes(65_536 + index, seed: UInt64(500 + index))
-            try fixture.add("u\(index)", content)
-            requests.append(fixture.request("u\(index)", content: content))
-        }
+        let (requests, contents) = try fixture.serve(40, prefix: "u", seed: 500) { 65_536 + $0 }
         fixture.server.setFaults(DataPlaneFaults(closeAtByte: 30_000))
         let results = await HTTPFileDownloader(configuration: configuration()).download(requests, parallelism: 4)
         for result in results { _ = try result.get() }
-        for index in 0..<40 { #expect(try fixture.downloaded("u\(index)") == DownloadFixture.bytes(65_536 + index, seed: UInt64(500 + index))) }
+        for index in 0..<40 { #expect(try fixture.downloaded("u\(index)") == contents[index]) }
         #expect(try listing(fixture) == (0..<40).map { "u\($0)" }.sorted())
     }
 

@@ -1,11 +1,12 @@
+@testable import AIBuds
 import AIBudsDigest
 import AIBudsEmulator
 import AIBudsFoundation
+import AIBudsTestKit
 import Foundation
 import Synchronization
-import Testing
 
-@testable import AIBuds
+import Testing
 
 /// Imports that take each file's SHA-256 from the media list (docs/protocol.md §3) when the
 /// device lists it, and ask the File group otherwise; either way every file is checked against it.
@@ -13,16 +14,6 @@ extension SDKTests {
     @Suite("Import with digests from the media list", .timeLimit(.minutes(2)))
     struct ImportListedDigestTests {
         private static let media: [ImportTestMedia] = (0..<12).map { .photo(String(format: "IMG_%04d.jpg", $0), 20_000 + UInt64($0)) }
-
-        /// Waits until the emulator's list carries every file's digest.
-        private func waitUntilListed(_ fixture: ImportEmulatorFixture) async throws {
-            let store = fixture.emulator.device.store
-            let deadline = ContinuousClock.now + .seconds(20)
-            while store.list().contains(where: { $0.sha256 == nil }) {
-                guard ContinuousClock.now < deadline else { throw AIBudsError(.unknown, "the emulator did not hash its files") }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-        }
 
         /// Imports every file of `fixture` through `channel`'s engine into a new folder.
         private func importAll(_ channel: any MediaImportControlChannel, into destination: URL) async throws -> ImportRun {
@@ -36,7 +27,7 @@ extension SDKTests {
         @Test func listedDigestsSpareTheHashRequests() async throws {
             let fixture = try ImportEmulatorFixture(Self.media)
             defer { fixture.stop() }
-            try await waitUntilListed(fixture)
+            try await waitUntilDigestsListed(fixture.emulator.device.store)
             let channel = ObservedChannel(device: try await fixture.connect())
             let run = try await importAll(channel, into: fixture.destination())
             #expect(run.result.success, "\(String(describing: run.result.error))")
@@ -50,7 +41,7 @@ extension SDKTests {
         @Test func anImportThatReportsNoProgressGivesOnlyItsResult() async throws {
             let fixture = try ImportEmulatorFixture(Self.media)
             defer { fixture.stop() }
-            try await waitUntilListed(fixture)
+            try await waitUntilDigestsListed(fixture.emulator.device.store)
             let engine = MediaImportEngine(channel: try await fixture.connect(), stabilization: VideoStabilizationRegistry())
             let (_, models) = try await fetchAll(engine)
             let options = MediaImportOptions(destination: fixture.destination(), reportsProgress: false)
@@ -90,7 +81,7 @@ extension SDKTests {
             ]]).write(to: manifest)
             let fixture = try ImportEmulatorFixture([]) { $0.manifest = manifest }
             defer { fixture.stop() }
-            try await waitUntilListed(fixture)
+            try await waitUntilDigestsListed(fixture.emulator.device.store)
             try Data(repeating: 2, count: 50_000).write(to: source)
 
             let destination = fixture.destination()

@@ -100,8 +100,14 @@ public final class SMPClient: Sendable {
         }
         let exchange = try await begin(SMPExchange.Request(
             group: R.group, command: R.command, operation: R.operation, payload: payload, label: label, timeout: timeout,
-            readsMediaListPage: R.Response.self == MediaListResponse.self))
+            plainDecoder: Self.plainDecoder(for: R.Response.self)))
         return SMPPendingResponse(exchange: exchange)
+    }
+
+    /// How `Response` reads itself straight from its payload bytes, when it can.
+    private static func plainDecoder<Response>(for _: Response.Type) -> SMPExchange.PlainDecoder? {
+        guard let type = Response.self as? any PlainPayloadDecodable.Type else { return nil }
+        return { payload in type.decode(plainPayload: payload) }
     }
 
     /// Sends a request given as a raw payload map and returns the response's payload map.
@@ -135,7 +141,7 @@ public final class SMPClient: Sendable {
             state.withLock { $0.releaseSlot() }?.resume(returning: nil)
             throw SMPError(.cancelled, "\(request.label) was cancelled")
         }
-        let promise = SMPReplyPromise(readsMediaListPage: request.readsMediaListPage)
+        let promise = SMPReplyPromise(plainDecoder: request.plainDecoder)
         let (registered, version) = state.withLock { state in
             let version = version ?? state.version
             return (state.register(id: id, group: request.group, command: request.command, operation: request.operation,
@@ -253,11 +259,10 @@ public final class SMPClient: Sendable {
             return
         }
         let label = departure.request.label
-        if departure.request.promise.readsMediaListPage, header.operation == .readResponse,
-            let page = MediaListResponse.plainPage(from: packet.payload)
-        {
-            // A list page of hundreds of entries, read without building its generic CBOR tree.
-            complete(departure, with: .success(SMPReply(header: header, payload: .map([:]), page: page)))
+        if let decoded = departure.request.promise.plainDecoder?(packet.payload) {
+            // A response such as a list page of hundreds of entries, read without building its
+            // generic CBOR tree.
+            complete(departure, with: .success(SMPReply(header: header, payload: .map([:]), decoded: decoded)))
             return
         }
         do {

@@ -171,10 +171,10 @@ struct SMPClientState {
     }
 }
 
-/// A response as the client received it: its header and its payload map, or (for a Media list
-/// page read straight from its bytes) the page itself and an empty map.
+/// A response as the client received it: its header and its payload map, or (for a response
+/// read straight from its bytes, `PlainPayloadDecodable`) the response itself and an empty map.
 struct SMPReply: Sendable {
     var header: SMPHeader
     var payload: CBOR
-    var page: MediaListResponse?
+    var decoded: (any Sendable)?
 }

@@ -10,12 +10,9 @@ public struct SMPPendingResponse<Response: Decodable & Sendable>: Sendable {
     /// - Throws: `SMPError`, as `SMPClient.send` does.
     public func response() async throws(SMPError) -> Response {
         let reply = try await exchange.reply()
-        if let page = reply.page as? Response { return page }
+        if let decoded = reply.decoded as? Response { return decoded }
         let map = reply.payload
         do {
-            if let direct = Response.self as? any CBORMapDecodable.Type, let response = try direct.init(cbor: map) as? Response {
-                return response
-            }
             return try CBORDecoder().decode(Response.self, from: map)
         } catch {
             throw SMPError(.malformedResponse, "the response to \(exchange.request.label) does not decode", underlying: error)
@@ -33,9 +30,12 @@ struct SMPExchange: Sendable {
         var payload: Data
         var label: String
         var timeout: Duration?
-        /// The caller decodes the response as a `MediaListResponse` (see `SMPReply.page`).
-        var readsMediaListPage = false
+        /// Reads the response from its bytes when the caller's response type can (see `SMPReply`).
+        var plainDecoder: PlainDecoder?
     }
+
+    /// A `PlainPayloadDecodable` type's reading of a payload.
+    typealias PlainDecoder = @Sendable (Data) -> (any Sendable)?
 
     let client: SMPClient
     let request: Request

@@ -11,12 +11,12 @@ final class SMPReplyPromise: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Whether the response may be read as a Media list page straight from its bytes (the caller
-    /// asked for a `MediaListResponse`); other callers get the payload map.
-    let readsMediaListPage: Bool
+    /// Reads the response straight from its payload bytes, when the caller asked for a
+    /// `PlainPayloadDecodable` response; other callers get the payload map.
+    let plainDecoder: SMPExchange.PlainDecoder?
 
-    init(readsMediaListPage: Bool = false) {
-        self.readsMediaListPage = readsMediaListPage
+    init(plainDecoder: SMPExchange.PlainDecoder? = nil) {
+        self.plainDecoder = plainDecoder
     }
 
     /// Sets the outcome and wakes every waiter; later calls are ignored.

@@ -1,6 +1,19 @@
 import Foundation
 
-extension MediaListResponse {
+/// A response that can read itself straight from its payload bytes when they are in its plain
+/// form, much faster than through the generic `CBOR` tree; `nil` for anything else, which the
+/// generic path then decodes and judges. `SMPClient` uses it for the responses of requests whose
+/// `Response` conforms.
+public protocol PlainPayloadDecodable: Sendable {
+    /// The response read from `payload`, or nil when it is not in the plain form.
+    static func decode(plainPayload payload: Data) -> Self?
+}
+
+extension MediaListResponse: PlainPayloadDecodable {
+    /// ``plainPage(from:)``.
+    public static func decode(plainPayload payload: Data) -> MediaListResponse? { plainPage(from: payload) }
+
+
     /// The page read straight from its payload bytes, when they are a plain page: one map of
     /// `generation`, `total` and `files` (each file a map of `id`, `name`, `type`, `size`,
     /// `sixaxis` and optional `sha256`), definite lengths, no other keys, no key twice, nothing
