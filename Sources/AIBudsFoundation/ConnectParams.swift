@@ -1,5 +1,5 @@
+import AIBudsSync
 import Foundation
-import Synchronization
 
 /// Everything `device.connect(_:)` needs: the user and the AI providers' credentials.
 ///
@@ -13,10 +13,10 @@ public final class ConnectParams: Sendable, Codable, CustomStringConvertible {
         var aiAuthParams: AIAuthParams?
     }
 
-    private let fields: Mutex<Fields>
+    private let fields: Locked<Fields>
 
     /// Creates empty parameters.
-    public init() { fields = Mutex(Fields()) }
+    public init() { fields = Locked(Fields()) }
 
     /// Identifies the end user on the AI providers' side.
     public var userId: String? {
@@ -41,7 +41,7 @@ public final class ConnectParams: Sendable, Codable, CustomStringConvertible {
 
     /// Decodes the parameters.
     public init(from decoder: any Decoder) throws {
-        fields = Mutex(try Fields(from: decoder))
+        fields = Locked(try Fields(from: decoder))
     }
 
     /// Encodes the parameters.
@@ -64,10 +64,10 @@ public final class AIAuthParams: Sendable, Codable {
         var mltcloud: MltCloudAIAuthParams?
     }
 
-    private let fields: Mutex<Fields>
+    private let fields: Locked<Fields>
 
     /// Creates empty credentials.
-    public init() { fields = Mutex(Fields()) }
+    public init() { fields = Locked(Fields()) }
 
     /// StarBurst AI (ByteDance) credentials.
     public var starburst: StarBurstAIAuthParams? {
@@ -81,7 +81,7 @@ public final class AIAuthParams: Sendable, Codable {
     }
 
     /// Decodes the credentials.
-    public init(from decoder: any Decoder) throws { fields = Mutex(try Fields(from: decoder)) }
+    public init(from decoder: any Decoder) throws { fields = Locked(try Fields(from: decoder)) }
     /// Encodes the credentials.
     public func encode(to encoder: any Encoder) throws { try fields.withLock { $0 }.encode(to: encoder) }
 }
@@ -94,10 +94,10 @@ public final class StarBurstAIAuthParams: Sendable, Codable {
         var ppeEnv: String?
     }
 
-    private let fields: Mutex<Fields>
+    private let fields: Locked<Fields>
 
     /// Creates empty credentials.
-    public init() { fields = Mutex(Fields()) }
+    public init() { fields = Locked(Fields()) }
 
     /// Which StarBurst auth SDK to use, when the provider offers several.
     public var authSdk: NSNumber? {
@@ -116,17 +116,17 @@ public final class StarBurstAIAuthParams: Sendable, Codable {
     }
 
     /// Decodes the credentials.
-    public init(from decoder: any Decoder) throws { fields = Mutex(try Fields(from: decoder)) }
+    public init(from decoder: any Decoder) throws { fields = Locked(try Fields(from: decoder)) }
     /// Encodes the credentials.
     public func encode(to encoder: any Encoder) throws { try fields.withLock { $0 }.encode(to: encoder) }
 }
 
 /// MltCloud AI (Meilc) credentials.
 public final class MltCloudAIAuthParams: Sendable, Codable {
-    private let storedChannelId: Mutex<String?>
+    private let storedChannelId: Locked<String?>
 
     /// Creates empty credentials.
-    public init() { storedChannelId = Mutex(nil) }
+    public init() { storedChannelId = Locked(nil) }
 
     /// The channel identifier issued by MltCloud.
     public var channelId: String? {
@@ -139,7 +139,7 @@ public final class MltCloudAIAuthParams: Sendable, Codable {
     /// Decodes the credentials.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        storedChannelId = Mutex(try c.decodeIfPresent(String.self, forKey: .channelId))
+        storedChannelId = Locked(try c.decodeIfPresent(String.self, forKey: .channelId))
     }
 
     /// Encodes the credentials.

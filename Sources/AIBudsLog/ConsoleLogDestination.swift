@@ -1,10 +1,10 @@
+import AIBudsSync
 import Foundation
-import Synchronization
 
 /// Writes each record as one line to standard error.
 public final class ConsoleLogDestination: LogDestination {
     private let formatter: LogFormatter
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     /// Creates a destination with the given line format.
     public init(formatter: LogFormatter = LogFormatter()) {

@@ -1,4 +1,4 @@
-import Synchronization
+import AIBudsSync
 
 /// The default log service: filters by a minimum level, redacts secrets, and hands each record to
 /// every destination.
@@ -8,14 +8,14 @@ public final class FanOutLogService: LogService {
         var destinations: [any LogDestination]
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let redactor: LogRedactor
 
     /// Creates a service writing to `destinations`, redacting with `redactor`.
     public init(
         minimumLevel: LogLevel = .info, destinations: [any LogDestination] = [], redactor: LogRedactor = .shared
     ) {
-        state = Mutex(State(minimumLevel: minimumLevel, destinations: destinations))
+        state = Locked(State(minimumLevel: minimumLevel, destinations: destinations))
         self.redactor = redactor
     }
 

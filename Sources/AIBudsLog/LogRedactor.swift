@@ -1,5 +1,5 @@
+import AIBudsSync
 import Foundation
-import Synchronization
 
 /// Removes secrets from log messages before any destination sees them.
 ///
@@ -14,7 +14,7 @@ public final class LogRedactor: Sendable {
     /// Secrets shorter than this are not registered: redacting them would mangle ordinary text.
     public static let minimumSecretLength = 4
 
-    private let secrets = Mutex<Set<String>>([])
+    private let secrets = Locked<Set<String>>([])
 
     private static let keyNames = "[A-Za-z0-9_.-]*(?:password|passwd|passphrase|token|secret)"
     private static let patterns: [(NSRegularExpression, String)] = [

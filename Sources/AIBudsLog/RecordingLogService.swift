@@ -1,4 +1,4 @@
-import Synchronization
+import AIBudsSync
 
 /// Keeps records in memory, for tests; usable as a log service or as a destination.
 ///
@@ -7,7 +7,7 @@ public final class RecordingLogService: LogService, LogDestination {
     /// The least severe level recorded.
     public let minimumLevel: LogLevel
     private let redactor: LogRedactor
-    private let stored = Mutex<[LogRecord]>([])
+    private let stored = Locked<[LogRecord]>([])
 
     /// Creates a service recording `minimumLevel` and above.
     public init(minimumLevel: LogLevel = .trace, redactor: LogRedactor = .shared) {

@@ -1,5 +1,5 @@
+import AIBudsSync
 import Foundation
-import Synchronization
 
 /// Appends records as lines to a file and rotates it by size.
 ///
@@ -21,7 +21,7 @@ public final class RotatingFileLogDestination: LogDestination {
     /// How many rotated files are kept.
     public let maximumBackupCount: Int
     private let formatter: LogFormatter
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a destination; the directory is created on the first write.
     public init(

@@ -1,10 +1,10 @@
 #if canImport(Glibc)
+import AIBudsSync
 import Glibc
 #endif
 import AIBudsLog
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A UDP socket: bound (a server), connected to one peer (a client), or both.
 ///
@@ -31,7 +31,7 @@ public final class UDPSocket: Sendable {
     private let descriptor: UDPDescriptor
     private let logger: any LogService
     private let queue: DispatchQueue
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Opens a socket bound to `local` (port 0 picks a free port) and, when `remote` is given,
     /// connected to it; with only `remote`, the system picks the local address. `receiveBufferSize`
@@ -202,7 +202,7 @@ public final class UDPSocket: Sendable {
 /// number could already belong to another file).
 private final class UDPDescriptor: Sendable {
     let fd: Int32
-    private let open = Mutex(true)
+    private let open = Locked(true)
 
     init(_ fd: Int32) { self.fd = fd }
 

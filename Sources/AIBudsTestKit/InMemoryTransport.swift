@@ -1,7 +1,7 @@
 import AIBudsSMP
+import AIBudsSync
 import AIBudsWire
 import Foundation
-import Synchronization
 
 /// An SMP transport inside one process: either one end of a pair, or an end wired to a server
 /// handler (for example the emulator's SMP handler), optionally losing and delaying datagrams on a
@@ -39,7 +39,7 @@ public final class InMemoryTransport: SMPTransport {
     private let link: InMemoryLink
     private let clock: ManualClock?
     private let server: (@Sendable (Data) -> [Data])?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private init(mtu: Int, link: InMemoryLink, clock: ManualClock?, server: (@Sendable (Data) -> [Data])?) {
         self.mtu = mtu
@@ -203,7 +203,7 @@ public struct InMemoryLink: Sendable {
             var direction: InMemoryTransport.Direction
             var sequence: UInt8
         }
-        let copies = Mutex<[Exchange: Int]>([:])
+        let copies = Locked<[Exchange: Int]>([:])
         return InMemoryLink(
             drop: { direction, _, datagram in
                 guard datagram.count >= SMPHeader.size else { return false }

@@ -1,4 +1,4 @@
-import Synchronization
+import AIBudsSync
 
 /// A clock whose time moves only when a test advances it, so that timeouts and delays are
 /// deterministic.
@@ -65,7 +65,7 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a clock at time zero.
     public init() {}

@@ -1,5 +1,5 @@
+import AIBudsSync
 import Foundation
-import Synchronization
 
 // Tests must never block Swift concurrency's threads: on Linux the cooperative pool has one
 // thread per core (two on CI) and shares them with `DispatchQueue.global()`, without adding
@@ -53,10 +53,10 @@ private let programSlots = AsyncSemaphore(max(2, ProcessInfo.processInfo.activeP
 
 /// A counting semaphore whose waiters suspend instead of blocking a thread; served in order.
 final class AsyncSemaphore: Sendable {
-    private let state: Mutex<(available: Int, waiters: [CheckedContinuation<Void, Never>])>
+    private let state: Locked<(available: Int, waiters: [CheckedContinuation<Void, Never>])>
 
     init(_ count: Int) {
-        state = Mutex((count, []))
+        state = Locked((count, []))
     }
 
     /// Takes a slot, waiting for one.

@@ -1,5 +1,5 @@
 import AIBuds
-import Synchronization
+import AIBudsSync
 import Testing
 
 /// Guards the SDK's process-wide state in tests that run in parallel: `AIBudsSDK` (initialization,
@@ -66,7 +66,7 @@ public final class SDKStateLock: Sendable {
 
     @TaskLocal private static var held: Access?
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private init() {}
 

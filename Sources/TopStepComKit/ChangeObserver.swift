@@ -1,6 +1,6 @@
 import AIBudsLog
+import AIBudsSync
 import Dispatch
-import Synchronization
 
 /// Watches the bound device's media list with the media group's `changed` long-poll and calls the
 /// registered block once per invalidation, for each reported type, on the main queue.
@@ -19,7 +19,7 @@ final class ChangeObserver: Sendable {
     /// The pause after a failed poll before the next one; polling never spins faster than this.
     static let retryDelay: Duration = .seconds(1)
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let channelSource: @Sendable () -> (any MediaDeviceChannel)?
     private let logService: @Sendable () -> any LogService
     /// The generations of the app's last fetched lists: where an observation starts, so that a
@@ -122,7 +122,7 @@ final class ChangeObserver: Sendable {
 
 /// The generation of the last list fetched from each device, by device identity.
 final class FetchedGenerations: Sendable {
-    private let generations = Mutex<[String: UInt64]>([:])
+    private let generations = Locked<[String: UInt64]>([:])
 
     /// Records the generation of a list just fetched from `device`.
     func record(_ generation: UInt64, for device: String) {

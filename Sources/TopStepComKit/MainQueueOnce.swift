@@ -1,14 +1,14 @@
+import AIBudsSync
 import Dispatch
-import Synchronization
 
 /// Delivers one value to a callback on the main queue, exactly once, however many times
 /// `deliver` is called and from whichever threads.
 final class MainQueueOnce<Value: Sendable>: Sendable {
-    private let callback: Mutex<(@MainActor @Sendable (Value) -> Void)?>
+    private let callback: Locked<(@MainActor @Sendable (Value) -> Void)?>
 
     /// Wraps the callback; a nil callback makes `deliver` a no-op apart from the bookkeeping.
     init(_ callback: (@MainActor @Sendable (Value) -> Void)?) {
-        self.callback = Mutex(callback ?? { _ in })
+        self.callback = Locked(callback ?? { _ in })
     }
 
     /// Whether a value has been delivered (or is on its way).
@@ -40,13 +40,13 @@ final class ProgressReporter: Sendable {
         var lastReported: Double = -1
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// The smallest rise, in percentage points, that is worth a callback (except the final 100).
     private let step: Double
 
     /// Wraps the callback; nil reports nothing.
     init(_ callback: (@MainActor @Sendable (Double) -> Void)?, step: Double = 0.1) {
-        self.state = Mutex(State(callback: callback))
+        self.state = Locked(State(callback: callback))
         self.step = step
     }
 

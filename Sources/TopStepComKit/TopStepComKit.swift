@@ -1,6 +1,6 @@
 import AIBuds
 import AIBudsLog
-import Synchronization
+import AIBudsSync
 
 /// The TopStep SDK's entry point: one shared instance that binds to a device and offers its
 /// features, for example `TopStepComKit.sharedInstance.mediaFile`.
@@ -56,9 +56,9 @@ public final class TopStepComKit: Sendable {
 /// The kit's mutable state, shared with the features it hands out.
 final class KitState: Sendable {
     /// The channel to the bound device, if any.
-    let channel = Mutex<(any MediaDeviceChannel)?>(nil)
+    let channel = Locked<(any MediaDeviceChannel)?>(nil)
     /// The bound device, if any.
-    let device = Mutex<(any DeviceConvertible)?>(nil)
+    let device = Locked<(any DeviceConvertible)?>(nil)
     /// Where the kit logs.
-    let logService = Mutex<any LogService>(NullLogService())
+    let logService = Locked<any LogService>(NullLogService())
 }

@@ -1,6 +1,6 @@
+import AIBudsSync
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +9,7 @@ import Glibc
 /// Ctrl-C during a media command: the first cancels cleanly (partial downloads stay, so the next run
 /// resumes), a second one exits at once.
 final class MediaInterrupt: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
     private nonisolated(unsafe) let source: any DispatchSourceSignal
 
     /// Starts catching SIGINT; `cancel` runs on the first one.

@@ -1,9 +1,9 @@
 @testable import AIBudsEmulator
 import AIBudsFoundation
+import AIBudsSync
 import AIBudsTestKit
 import AIBudsWire
 import Foundation
-import Synchronization
 import Testing
 
 /// A fresh temporary folder, removed by `remove()`.
@@ -21,8 +21,8 @@ struct TemporaryFolder: Sendable {
 /// A data plane stand-in that records its sessions: for hotspot tests that are about the control
 /// side, not HTTP.
 final class RecordingDataPlane: TransferDataPlane {
-    private let sessions = Mutex<[String]>([])
-    private let running = Mutex(false)
+    private let sessions = Locked<[String]>([])
+    private let running = Locked(false)
 
     func start(store: MediaStore, token: String) throws -> String {
         sessions.withLock { $0.append(token) }
@@ -45,7 +45,7 @@ final class DeviceHarness: Sendable {
     let dataPlane = RecordingDataPlane()
     let peer = EmulatorPeer("127.0.0.1:50000")
     private let deferred = DatagramInbox()
-    private let sequence = Mutex<UInt8>(0)
+    private let sequence = Locked<UInt8>(0)
 
     init(profile: DeviceProfile = .glasses, seeds: [MediaSeed]? = nil, stateDirectory: URL? = nil, mtu: Int = 1024,
          maxListResponse: Int? = nil, hotspotDelay: Duration = .zero, capacity: UInt64? = nil) throws {
@@ -158,7 +158,7 @@ final class DeviceHarness: Sendable {
 
 /// Datagrams delivered to a sink, in order.
 final class DatagramInbox: Sendable {
-    private let storage = Mutex<[(Data, EmulatorPeer)]>([])
+    private let storage = Locked<[(Data, EmulatorPeer)]>([])
 
     func append(_ data: Data, _ peer: EmulatorPeer) { storage.withLock { $0.append((data, peer)) } }
 

@@ -1,8 +1,8 @@
 @testable import AIBudsEmulator
 import AIBudsDigest
 import AIBudsFoundation
+import AIBudsSync
 import Foundation
-import Synchronization
 import Testing
 
 /// Names a hostile device might hold: path-like, control characters, NUL, 4 KB long, and pairs
@@ -155,7 +155,7 @@ let hostileNames: [String] = [
 
 /// Changes seen by a store observer.
 final class ObservedChanges: Sendable {
-    private let storage = Mutex<[MediaChange]>([])
+    private let storage = Locked<[MediaChange]>([])
     func append(_ change: MediaChange) { storage.withLock { $0.append(change) } }
     var changes: [MediaChange] { storage.withLock { $0 } }
 }

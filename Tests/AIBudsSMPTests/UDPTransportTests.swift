@@ -1,5 +1,6 @@
 import AIBudsNet
 import AIBudsSMP
+import AIBudsSync
 import AIBudsWire
 import Foundation
 import Synchronization
@@ -9,7 +10,7 @@ import Testing
 final class UDPResponder: Sendable {
     /// Every datagram received, in order.
     final class Log: Sendable {
-        let datagrams = Mutex<[Data]>([])
+        let datagrams = Locked<[Data]>([])
     }
 
     let socket: UDPSocket

@@ -1,6 +1,6 @@
 import AIBudsFoundation
+import AIBudsSync
 import Foundation
-import Synchronization
 import Testing
 @testable import AIBuds
 
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func completionRunsOnceOnTheCallbackQueue() async throws {
-        let count = Mutex(0)
+        let count = Locked(0)
         let done = OneShot<(Bool, NSNumber?, NSError?)>()
         AIBudsCall.run({ (success: Bool, code: NSNumber?, error: NSError?) in
             count.withLock { $0 += 1 }

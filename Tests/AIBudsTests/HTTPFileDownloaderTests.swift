@@ -1,9 +1,9 @@
 import AIBuds
 import AIBudsDigest
 import AIBudsEmulator
+import AIBudsSync
 import AIBudsTestKit
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("HTTP download engine against the real data plane")
@@ -288,7 +288,7 @@ struct HTTPFileDownloaderTests {
         // The file appears once 100 kB have arrived: written from the progress callback, on the
         // download's thread, so always before the commit (a 300 ms stall for the test to notice the
         // progress and write the file was too short on a loaded machine).
-        let written = Mutex(false)
+        let written = Locked(false)
         let task = Task {
             try await HTTPFileDownloader().download(request) { progress in
                 guard progress.bytesTransferred >= 100_000, written.withLock({ done in defer { done = true }; return !done }) else { return }

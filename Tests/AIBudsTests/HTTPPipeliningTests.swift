@@ -2,9 +2,9 @@ import AIBuds
 import AIBudsDigest
 import AIBudsEmulator
 import AIBudsLog
+import AIBudsSync
 import AIBudsTestKit
 import Foundation
-import Synchronization
 import Testing
 
 /// Requests sent ahead on a worker's kept-alive connection (HTTP/1.1 pipelining), against the
@@ -118,7 +118,7 @@ struct HTTPPipeliningTests {
 /// A log service that runs an action once, at the first retry the engine logs.
 private final class RetryHook: LogService, Sendable {
     private let action: @Sendable () -> Void
-    private let done = Mutex(false)
+    private let done = Locked(false)
 
     init(action: @escaping @Sendable () -> Void) { self.action = action }
 

@@ -1,9 +1,9 @@
 import AIBuds
 import AIBudsDigest
 import AIBudsEmulator
+import AIBudsSync
 import AIBudsTestKit
 import Foundation
-import Synchronization
 
 /// A data plane serving files from a temporary folder, and a destination folder, for one test.
 final class DownloadFixture {
@@ -13,7 +13,7 @@ final class DownloadFixture {
     let server: DataPlaneServer
     let baseURL: String
     let token = "test-token"
-    private let counter = Mutex(0)
+    private let counter = Locked(0)
 
     init(shaping: DataPlaneShaping = .unlimited, address: String = "127.0.0.1", port: UInt16 = 0) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-download-\(UUID().uuidString)")
@@ -85,7 +85,7 @@ struct TestFailure: Error, CustomStringConvertible {
 
 /// Thread-safe record of progress reports.
 final class ProgressLog: Sendable {
-    private let reports = Mutex<[DownloadProgress]>([])
+    private let reports = Locked<[DownloadProgress]>([])
 
     func record(_ progress: DownloadProgress) { reports.withLock { $0.append(progress) } }
     var all: [DownloadProgress] { reports.withLock { $0 } }

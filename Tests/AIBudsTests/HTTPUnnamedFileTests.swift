@@ -1,9 +1,9 @@
 @testable import AIBuds
 import AIBudsDigest
 import AIBudsEmulator
+import AIBudsSync
 import AIBudsTestKit
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -45,7 +45,7 @@ struct HTTPUnnamedFileTests {
         let downloader = HTTPFileDownloader(configuration: configuration())
         // Looked at mid-file from the progress callback, on the download's thread, so always
         // before the commit.
-        let seen = Mutex<[String]?>(nil)
+        let seen = Locked<[String]?>(nil)
         let destination = fixture.destination.path
         let result = try await downloader.download(request) { progress in
             guard progress.bytesTransferred >= 100_000, progress.bytesTransferred < 500_000, seen.withLock({ $0 == nil }) else { return }
@@ -77,7 +77,7 @@ struct HTTPUnnamedFileTests {
         try fixture.add("f", content)
         let existing = fixture.destination.appendingPathComponent("f")
         let request = fixture.request("f", content: content)
-        let written = Mutex(false)
+        let written = Locked(false)
         let downloader = HTTPFileDownloader(configuration: configuration(unnamedFileLimit: unnamedFileLimit))
         let task = Task {
             try await downloader.download(request) { progress in

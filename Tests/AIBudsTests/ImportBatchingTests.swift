@@ -1,7 +1,7 @@
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsSync
 import Foundation
-import Synchronization
 import Testing
 
 @testable import AIBuds
@@ -53,7 +53,7 @@ struct ImportBatchingTests {
     }
 
     @Test func eventsArriveInOrderInBurstsAndFlushDeliversTheRest() async throws {
-        let delivered = Mutex<[Int]>([])
+        let delivered = Locked<[Int]>([])
         let batcher = EventBatcher<Int>(interval: .milliseconds(20)) { value in delivered.withLock { $0.append(value) } }
         await withTaskGroup(of: Void.self) { group in
             for thread in 0..<4 {

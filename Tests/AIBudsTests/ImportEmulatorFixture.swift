@@ -3,8 +3,8 @@ import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsNet
 import AIBudsSMP
+import AIBudsSync
 import Foundation
-import Synchronization
 
 /// One file of a test emulator's media: generated content of `size` bytes.
 struct ImportTestMedia: Encodable {
@@ -32,8 +32,8 @@ final class ImportEmulatorFixture: Sendable {
     /// A temporary folder for this test (manifest, state, import destinations).
     let folder: URL
     /// The devices connected through ``connect()``, disconnected by ``stop()``.
-    private let devices = Mutex<[SMPGlassesDevice]>([])
-    private let stopped = Mutex(false)
+    private let devices = Locked<[SMPGlassesDevice]>([])
+    private let stopped = Locked(false)
 
     /// Starts glasses holding `media`, with `faults` (`--fault` specs); `configure` may change the
     /// rest of the configuration.
@@ -127,7 +127,7 @@ func fetchAll(_ engine: MediaImportEngine) async throws -> (events: [MediaFetchE
 
 /// Records the seed API's callbacks by name, in order, from any queue.
 final class CallRecorder: Sendable {
-    private let state = Mutex<(names: [String], completion: NSError??)>(([], nil))
+    private let state = Locked<(names: [String], completion: NSError??)>(([], nil))
     private let done = OneShot<NSError?>()
 
     /// Every callback so far.
@@ -188,7 +188,7 @@ extension MediaImportEngine {
 final class ObservedChannel: MediaImportControlChannel {
     let device: any MediaImportControlChannel
     let beforeEnter: @Sendable () -> Void
-    private let hashCount = Mutex(0)
+    private let hashCount = Locked(0)
 
     init(device: any MediaImportControlChannel, beforeEnter: @escaping @Sendable () -> Void = {}) {
         self.device = device
@@ -225,7 +225,7 @@ final class ObservedChannel: MediaImportControlChannel {
 /// What the seed API's import handlers reported.
 final class ImportCallRecorder: Sendable {
     let calls = CallRecorder()
-    private let state = Mutex<(files: [ImportedMediaFileModel], chunks: Int, dataBytes: Int, stabilized: [ImportedMediaFileModel])>(([], 0, 0, []))
+    private let state = Locked<(files: [ImportedMediaFileModel], chunks: Int, dataBytes: Int, stabilized: [ImportedMediaFileModel])>(([], 0, 0, []))
 
     /// The files of the completion.
     var files: [ImportedMediaFileModel] { state.withLock { $0.files } }
@@ -287,7 +287,7 @@ extension ImportEmulatorFixture {
 
 /// The largest `transferredSize` an import reported so far.
 final class ByteProgress: Sendable {
-    private let value = Mutex<UInt64>(0)
+    private let value = Locked<UInt64>(0)
     /// The bytes so far.
     var bytes: UInt64 { value.withLock { $0 } }
     /// Records a report.

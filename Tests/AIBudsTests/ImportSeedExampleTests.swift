@@ -1,7 +1,7 @@
 import AIBuds
 import AIBudsFoundation
+import AIBudsSync
 import Foundation
-import Synchronization
 import Testing
 
 /// The seed's Swift usage example (shared/seeds/000), the whole fetch-then-import block verbatim,
@@ -11,7 +11,7 @@ extension SDKTests {
     struct ImportSeedExampleTests {
         /// The lines the example printed.
         final class Output: Sendable {
-            private let lines = Mutex<[String]>([])
+            private let lines = Locked<[String]>([])
             var all: [String] { lines.withLock { $0 } }
             func append(_ line: String) { lines.withLock { $0.append(line) } }
         }

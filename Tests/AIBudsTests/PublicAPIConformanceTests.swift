@@ -1,8 +1,8 @@
 import AIBuds
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsSync
 import Foundation
-import Synchronization
 import Testing
 
 // The public API as the vendors document it (shared/seeds/000 and 002, shared/reference/public-api.md),
@@ -119,7 +119,7 @@ struct PublicAPIConformanceTests {
     }
 
     @Test func handlersWrittenWithTheDocumentedParametersReceiveTheirArguments() {
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         let model = MediaFileInfoModel(fileType: .video, fileName: "example.mp4", baseUrl: "http://192.0.2.1:8080")
         let imported = ImportedMediaFileModel(metadata: model, localFileURL: URL(fileURLWithPath: "/tmp/example.mp4"))
 
@@ -434,7 +434,7 @@ struct PublicAPIConformanceTests {
 
 /// The events an app's delegate received, in order.
 private final class EventLog: Sendable {
-    private let recorded = Mutex<[String]>([])
+    private let recorded = Locked<[String]>([])
     var events: [String] { recorded.withLock { $0 } }
     func record(_ event: String) { recorded.withLock { $0.append(event) } }
 }

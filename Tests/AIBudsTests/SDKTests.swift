@@ -1,8 +1,8 @@
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsSync
 import AIBudsTestKit
 import Foundation
-import Synchronization
 import Testing
 @testable import AIBuds
 
@@ -69,15 +69,15 @@ extension SDKTests {
                 ScriptedPlugin.discovery("03", product: .glasses, known: false),
             ])
             #expect(AIBudsSDK.initialize([plugin], configuration: configuration(), delegate: recorder))
-            let reports = Mutex<[(String, Bool)]>([])
-            let notified = Mutex<[Notification.Name]>([])
+            let reports = Locked<[(String, Bool)]>([])
+            let notified = Locked<[Notification.Name]>([])
             let observers = [Notification.Name.scanningStart, .scanningStop, .deviceFound, .scanningCanceled].map { name in
                 NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { note in
                     notified.withLock { $0.append(note.name) }
                 }
             }
             defer { observers.forEach(NotificationCenter.default.removeObserver) }
-            let stops = Mutex(0)
+            let stops = Locked(0)
             let stopped = OneShot<Void>()
             let clock = ContinuousClock()
             let start = clock.now
@@ -231,7 +231,7 @@ extension SDKTests {
             #expect(AIBudsSDK.initialize([ScriptedPlugin([])], configuration: configuration()))
             let device = try #require(ScriptedDevice(device: makeFoundDevice(mac: "AA:00:00:00:00:13")))
             try await device.connectAndWait(ConnectParams())
-            let calls = Mutex<[NSError?]>([])
+            let calls = Locked<[NSError?]>([])
             let done = OneShot<Void>()
             AIBudsCall.run({ (success: Bool, error: NSError?) in
                 calls.withLock { $0.append(error) }

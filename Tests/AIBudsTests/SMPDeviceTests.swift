@@ -4,9 +4,9 @@ import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsLog
 import AIBudsSMP
+import AIBudsSync
 import AIBudsTestKit
 import Foundation
-import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -33,7 +33,7 @@ extension SDKTests {
             let earbuds = try fixture.start(.earbuds, name: "Scan Buds")
             defer { glasses.stop(); earbuds.stop() }
             initialize()
-            let reports = Mutex<[(any FoundDeviceConvertible, Bool)]>([])
+            let reports = Locked<[(any FoundDeviceConvertible, Bool)]>([])
             let stopped = OneShot<Void>()
             AIBudsSDK.startScanning(1.2, deviceFoundHandler: { device, existing in
                 reports.withLock { $0.append((device, existing)) }
@@ -300,7 +300,7 @@ extension SDKTests {
             try await process.freeze()
             let clock = ContinuousClock()
             let start = clock.now
-            let calls = Mutex(0)
+            let calls = Locked(0)
             let result = OneShot<NSError?>()
             info.requestQueryStorageInfo { _, error in
                 calls.withLock { $0 += 1 }
@@ -315,7 +315,7 @@ extension SDKTests {
             // timeout, now 30 s (the configuration is read per command).
             AIBudsSDK.sdkConfiguration.commandTimeoutInSeconds = 30
             let second = OneShot<NSError?>()
-            let secondCalls = Mutex(0)
+            let secondCalls = Locked(0)
             let disconnectStart = clock.now
             info.requestQueryMediaCountInfo { _, error in
                 secondCalls.withLock { $0 += 1 }

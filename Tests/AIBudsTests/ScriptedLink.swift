@@ -1,6 +1,6 @@
 import AIBudsFoundation
+import AIBudsSync
 import Foundation
-import Synchronization
 @testable import AIBuds
 
 // A deterministic in-process link for the core's unit tests: a plugin that reports fixed
@@ -52,7 +52,7 @@ final class ScriptedLinkRegistry: Sendable {
         var sessions: [String: [ScriptedSession]] = [:]
         var failOpen: Set<String> = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func open(mac: String, identity: DeviceIdentity) throws -> ScriptedSession {
         try state.withLock { state in
@@ -144,7 +144,7 @@ final class ScriptedPlugin: BleConnectSDK {
 /// As the SDK-wide delegate it hears every device of the process, other tests' included: a test
 /// asserts on ``events(of:)`` of its own device, and on ``scanEvents``.
 final class EventRecorder: SDKDelegate, DeviceDelegate {
-    private let log = Mutex<[(device: UUID?, event: String)]>([])
+    private let log = Locked<[(device: UUID?, event: String)]>([])
     /// Every event, in order.
     var events: [String] { log.withLock { $0.map(\.event) } }
     /// The events about `device`, in order.

@@ -1,16 +1,16 @@
 import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsSMP
+import AIBudsSync
 import AIBudsTestKit
 import AIBudsWire
 import Foundation
-import Synchronization
 import Testing
 @testable import TopStepComKit
 
 /// Whether a device is connected, switchable by a test.
 final class Connectivity: Sendable {
-    private let state = Mutex(true)
+    private let state = Locked(true)
     /// Whether it is connected.
     var isConnected: Bool {
         get { state.withLock { $0 } }
@@ -22,7 +22,7 @@ final class Connectivity: Sendable {
 final class RewritingTransport: SMPTransport {
     let inner: InMemoryTransport
     private let rewrite: @Sendable (Int, Data) -> Data
-    private let count = Mutex(0)
+    private let count = Locked(0)
 
     init(_ inner: InMemoryTransport, rewrite: @escaping @Sendable (_ index: Int, _ datagram: Data) -> Data) {
         self.inner = inner
@@ -140,7 +140,7 @@ extension InMemoryLink {
             var sequence: UInt8
             var sent = 1
         }
-        let state = Mutex<(outage: Outage?, over: Bool)>((nil, false))
+        let state = Locked<(outage: Outage?, over: Bool)>((nil, false))
         return InMemoryLink(drop: { direction, index, datagram in
             guard datagram.count >= 8 else { return false }
             let sequence = datagram[datagram.startIndex + 6]  // SMP header byte 6

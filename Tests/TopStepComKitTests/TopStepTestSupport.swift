@@ -1,10 +1,10 @@
+import AIBudsSync
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A thread-safe list of values that callbacks append to.
 final class Recorder<Value: Sendable>: Sendable {
-    private let storage = Mutex<[Value]>([])
+    private let storage = Locked<[Value]>([])
 
     /// Appends a value.
     func append(_ value: Value) { storage.withLock { $0.append(value) } }

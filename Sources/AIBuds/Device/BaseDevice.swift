@@ -1,7 +1,7 @@
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsSync
 import Foundation
-import Synchronization
 
 /// The SDK's device model: identity, persistence, lifecycle, delegates, and calls in flight.
 ///
@@ -47,8 +47,8 @@ open class BaseDevice: DeviceConvertible, @unchecked Sendable, CustomStringConve
         var connectTimer: Task<Void, Never>?
     }
 
-    let persisted: Mutex<Persisted>
-    let runtime: Mutex<Runtime>
+    let persisted: Locked<Persisted>
+    let runtime: Locked<Runtime>
     /// The calls running on the current connection.
     public let calls = InFlightCalls()
 
@@ -66,14 +66,14 @@ open class BaseDevice: DeviceConvertible, @unchecked Sendable, CustomStringConve
             fields.firmwareVersion = identity.firmwareVersion
             fields.capabilities = identity.capabilities
         }
-        persisted = Mutex(fields)
-        runtime = Mutex(Runtime(lifecycle: DeviceLifecycle(policy: AIBudsSDK.sdkConfiguration.reconnectPolicy)))
+        persisted = Locked(fields)
+        runtime = Locked(Runtime(lifecycle: DeviceLifecycle(policy: AIBudsSDK.sdkConfiguration.reconnectPolicy)))
     }
 
     /// Decodes a stored device.
     public required init(from decoder: any Decoder) throws {
-        persisted = Mutex(try Persisted(from: decoder))
-        runtime = Mutex(Runtime(lifecycle: DeviceLifecycle(policy: AIBudsSDK.sdkConfiguration.reconnectPolicy)))
+        persisted = Locked(try Persisted(from: decoder))
+        runtime = Locked(Runtime(lifecycle: DeviceLifecycle(policy: AIBudsSDK.sdkConfiguration.reconnectPolicy)))
     }
 
     /// Encodes the device's identity and app fields (not its connection state).

@@ -1,9 +1,9 @@
+import AIBudsSync
 import Dispatch
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// Runs a program to completion with a time limit, collecting what it prints.
 enum ProcessRunner {
@@ -75,7 +75,7 @@ private final class RunningProcess: Sendable {
     private struct State { var started = false; var exited = false; var stop: StopReason? }
     // Every use of the process below is guarded by `state`.
     private let process: Process
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(_ process: Process) { self.process = process }
 

@@ -1,3 +1,4 @@
+import AIBudsSync
 import Foundation
 import Synchronization
 
@@ -8,9 +9,9 @@ import Synchronization
 /// ends the thread.
 final class EventBatcher<Event: Sendable>: Sendable {
     private let deliver: @Sendable (Event) -> Void
-    private let pending = Mutex<[Event]>([])
+    private let pending = Locked<[Event]>([])
     /// Held while delivering, so that bursts never interleave.
-    private let delivering = Mutex(())
+    private let delivering = Locked(())
     private let closed = Atomic<Bool>(false)
 
     /// Creates a batcher that hands each event to `deliver`; call ``close()`` when done.

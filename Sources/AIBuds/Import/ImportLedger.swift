@@ -1,7 +1,7 @@
 import AIBudsFoundation
+import AIBudsSync
 import AIBudsWire
 import Foundation
-import Synchronization
 
 /// One verified import: which device file, its size and SHA-256, and where it went.
 public struct ImportLedgerEntry: Codable, Sendable, Equatable {
@@ -102,7 +102,7 @@ public final class ImportLedger: Sendable {
         var appender: FileHandle?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Opens (or starts) the ledger of `deviceID` in `directory`.
     ///
@@ -122,7 +122,7 @@ public final class ImportLedger: Sendable {
                 loaded[entry.name] = entry
             }
         }
-        state = Mutex(State(entries: loaded))
+        state = Locked(State(entries: loaded))
     }
 
     deinit {

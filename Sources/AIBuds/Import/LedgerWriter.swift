@@ -1,5 +1,5 @@
 import AIBudsLog
-import Synchronization
+import AIBudsSync
 
 /// Records an import's verified files in its ledger a group at a time: one write per
 /// `groupSize` files instead of one per file; ``flush()`` records the rest when the transfers
@@ -9,7 +9,7 @@ final class LedgerWriter: Sendable {
     private let ledger: ImportLedger
     private let groupSize: Int
     private let logger: any LogService
-    private let pending = Mutex<[ImportLedgerEntry]>([])
+    private let pending = Locked<[ImportLedgerEntry]>([])
 
     /// Creates a writer for `ledger`.
     init(ledger: ImportLedger, groupSize: Int = 64, logger: any LogService) {

@@ -1,4 +1,4 @@
-import Synchronization
+import AIBudsSync
 
 /// The local names one import aims at, so that no two of its files pick the same one.
 ///
@@ -7,7 +7,7 @@ import Synchronization
 /// Without this, a file moved to `x (2).jpg` and the device's own `x (2).jpg` could both aim at
 /// that name, and the one committed second would fail with `fileExists`.
 final class LocalNameReservations: Sendable {
-    private let owners: Mutex<[String: Int]>
+    private let owners: Locked<[String: Int]>
 
     /// Reserves `names[i]` for file `i` (the batch's safe names, distinct; failures left out).
     init(names: [String?]) {
@@ -16,7 +16,7 @@ final class LocalNameReservations: Sendable {
         for (index, name) in names.enumerated() {
             if let name, owners[name] == nil { owners[name] = index }
         }
-        self.owners = Mutex(owners)
+        self.owners = Locked(owners)
     }
 
     /// Whether file `index` may use `name`: nobody owns it, or the file does.

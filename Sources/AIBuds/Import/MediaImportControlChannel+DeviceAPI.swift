@@ -1,6 +1,6 @@
 import AIBudsFoundation
+import AIBudsSync
 import Foundation
-import Synchronization
 
 /// A device that adopts ``MediaImportControlChannel`` gets every member of
 /// ``DeviceMediaFileImportAPI`` from its engine (``MediaImportEngineProvider``).
@@ -18,8 +18,8 @@ public enum MediaImportEngines {
         let engine: MediaImportEngine
     }
 
-    private static let table = Mutex<[ObjectIdentifier: Entry]>([:])
-    private static let makeEngine = Mutex<@Sendable (any MediaImportControlChannel) -> MediaImportEngine>({
+    private static let table = Locked<[ObjectIdentifier: Entry]>([:])
+    private static let makeEngine = Locked<@Sendable (any MediaImportControlChannel) -> MediaImportEngine>({
         MediaImportEngine(channel: $0, logger: AIBudsSDK.logger)
     })
 

@@ -1,7 +1,7 @@
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsSync
 import Foundation
-import Synchronization
 
 /// The media import engine of one device: fetch the media list over the device hotspot, import
 /// files (fast, resumable, verified), stabilize videos, cancel, delete.
@@ -60,7 +60,7 @@ public final class MediaImportEngine: Sendable {
     private let logger: any LogService
     private let downloader: HTTPFileDownloader
     private weak let channelReference: (any MediaImportControlChannel)?
-    private let shared = Mutex(Shared())
+    private let shared = Locked(Shared())
 
     /// Creates the engine of `channel` (held weakly: the device owns its engine, not the reverse).
     public init(

@@ -1,9 +1,9 @@
 import AIBudsDigest
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsSync
 import AIBudsWire
 import Foundation
-import Synchronization
 
 /// What became of one requested file in the transfer phase.
 enum TransferOutcome: Sendable {
@@ -316,10 +316,10 @@ private final class BatchState: Sendable {
         var abortReason: AIBudsError?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(count: Int) {
-        state = Mutex(State(
+        state = Locked(State(
             outcomes: Array(repeating: .notStarted, count: count), fetched: Array(repeating: 0, count: count),
             transferred: Array(repeating: 0, count: count), sizes: Array(repeating: 0, count: count),
             unreported: Array(repeating: 0, count: count),
@@ -423,7 +423,7 @@ final class HashPrefetcher: Sendable {
     private let fetch: @Sendable (String) async throws -> [UInt8]?
     /// Requests not yet waited for, every index ever started (so a file waited for early is not
     /// asked for again when a lower index is waited for later), and whether all was cancelled.
-    private let tasks = Mutex<(running: [Int: Task<[UInt8]?, any Error>], started: Set<Int>, cancelled: Bool)>(
+    private let tasks = Locked<(running: [Int: Task<[UInt8]?, any Error>], started: Set<Int>, cancelled: Bool)>(
         ([:], [], false))
 
     /// Creates a prefetcher of `names`, `lookahead` requests ahead of the file waited for.
@@ -448,7 +448,7 @@ final class HashPrefetcher: Sendable {
         }
         guard let task else { return .failure(CancellationError()) }
         let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<[UInt8]?, any Error>>(.failure(CancellationError()))
+        let outcome = Locked<Result<[UInt8]?, any Error>>(.failure(CancellationError()))
         Task {
             let result = await task.result
             outcome.withLock { $0 = result }

@@ -1,6 +1,6 @@
 import AIBudsFoundation
+import AIBudsSync
 import Foundation
-import Synchronization
 
 /// Post-processes an imported video with its six-axis (gyro and accelerometer) data.
 ///
@@ -51,7 +51,7 @@ public final class VideoStabilizationRegistry: Sendable {
         var plugin: (any VideoStabilizationPlugin)?
         var isDisabled = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates an empty, enabled registry.
     public init(plugin: (any VideoStabilizationPlugin)? = nil, isDisabled: Bool = false) {

@@ -1,6 +1,6 @@
 import AIBudsFoundation
+import AIBudsSync
 import Foundation
-import Synchronization
 
 extension AIBudsSDK {
     /// Starts scanning every plugin's link for devices.
@@ -47,8 +47,8 @@ extension AIBudsSDK {
     ///
     /// Throws when the scan cannot start.
     public static func scan(timeout: Double) async throws -> [any FoundDeviceConvertible] {
-        let found = Mutex<[UUID: any FoundDeviceConvertible]>([:])
-        let order = Mutex<[UUID]>([])
+        let found = Locked<[UUID: any FoundDeviceConvertible]>([:])
+        let order = Locked<[UUID]>([])
         let done = OneShot<Void>()
         let error = beginScan(
             NSNumber(value: timeout),

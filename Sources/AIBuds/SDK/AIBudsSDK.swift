@@ -1,7 +1,7 @@
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsSync
 import Foundation
-import Synchronization
 
 /// The SDK's device-side entry point: initialization, plugins, scanning. Static members only.
 ///
@@ -19,7 +19,7 @@ public final class AIBudsSDK: Sendable {
         var voiceAssistantPlugin: (any OnDeviceVoiceAssistantBridgePlugin)?
     }
 
-    static let state = Mutex(State())
+    static let state = Locked(State())
 
     private init() {}
 

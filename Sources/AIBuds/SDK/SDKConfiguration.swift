@@ -1,7 +1,7 @@
 import AIBudsLog
+import AIBudsSync
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The SDK's settings; every field takes effect (timeouts are read when an operation starts).
 ///
@@ -23,7 +23,7 @@ public final class SDKConfiguration: Sendable {
         var storedDevicesURL: URL?
     }
 
-    private let fields = Mutex(Fields())
+    private let fields = Locked(Fields())
 
     /// Creates the default configuration.
     public init() {}

@@ -1,6 +1,6 @@
 import AIBudsFoundation
+import AIBudsSync
 import Foundation
-import Synchronization
 
 /// One running scan: its handlers, the devices it reported, and whether it has finished.
 ///
@@ -20,7 +20,7 @@ final class ScanSession: Sendable {
 
     let foundHandler: AIBudsScanningOnDeviceFoundHandler?
     let stopHandler: AIBudsOnScanStopHandler?
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(
         foundHandler: AIBudsScanningOnDeviceFoundHandler?, stopHandler: AIBudsOnScanStopHandler?,
@@ -30,7 +30,7 @@ final class ScanSession: Sendable {
         self.stopHandler = stopHandler
         var initial = State()
         initial.delegate = delegate
-        state = Mutex(initial)
+        state = Locked(initial)
     }
 
     /// The SDK delegate the scan reports its start and stop to (held weakly).

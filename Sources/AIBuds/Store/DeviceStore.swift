@@ -1,7 +1,7 @@
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsSync
 import Foundation
-import Synchronization
 
 /// One entry of the stored-devices file: the device's plugin kind, product, and its own encoding.
 public struct StoredDeviceRecord: Sendable, Codable, Hashable {
@@ -37,8 +37,8 @@ public final class DeviceStore: Sendable {
 
     /// The JSON file.
     public let fileURL: URL
-    private let state = Mutex(State())
-    private let io = Mutex(())
+    private let state = Locked(State())
+    private let io = Locked(())
     private let logger: any LogService
 
     /// Creates a store for `fileURL` (nothing is read until ``load(resolver:)``).

@@ -1,6 +1,6 @@
 import AIBudsFoundation
+import AIBudsSync
 import Foundation
-import Synchronization
 
 /// The user's persisted device list (static members only).
 ///
@@ -9,7 +9,7 @@ import Synchronization
 /// ``loadDevicesInBackgroundWithCompletion(_:)`` at launch (after `AIBudsSDK.initialize`, so that the
 /// plugins can decode their devices); it also connects the devices marked for auto-reconnect.
 public final class StoredDevicesMgr: Sendable {
-    private static let current = Mutex<DeviceStore?>(nil)
+    private static let current = Locked<DeviceStore?>(nil)
 
     private init() {}
 

@@ -1,5 +1,5 @@
 import AIBudsFoundation
-import Synchronization
+import AIBudsSync
 
 /// The calls running on one device's connection, so that a disconnection ends every one of them.
 ///
@@ -12,7 +12,7 @@ public final class InFlightCalls: Sendable {
         var entries: [UInt64: @Sendable (any Error) -> Void] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a closed registry (calls fail with `deviceNotConnected` until ``reopen()``).
     public init() {}

@@ -1,4 +1,4 @@
-import Synchronization
+import AIBudsSync
 
 /// A result that is set exactly once and can be awaited by any number of waiters.
 ///
@@ -11,7 +11,7 @@ public final class OneShot<Value: Sendable>: Sendable {
         var nextWaiter: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates an unresolved value.
     public init() {}

@@ -1,3 +1,4 @@
+import AIBudsSync
 import Dispatch
 import Foundation
 import Synchronization
@@ -31,7 +32,7 @@ final class CommitQueue: Sendable {
         var gathering = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Wakes the committer: for a first file, a full queue, or `stop`. Submits signal it only
     /// when the committer waits for that, so a group of files costs one wake-up, not one each.
     private let wake = DispatchSemaphore(value: 0)

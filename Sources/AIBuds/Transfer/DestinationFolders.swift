@@ -1,4 +1,4 @@
-import Synchronization
+import AIBudsSync
 
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +16,7 @@ final class DestinationFolders: Sendable {
         let namesWithState: Set<String>
     }
 
-    private let folders = Mutex<[String: Folder]>([:])
+    private let folders = Locked<[String: Folder]>([:])
 
     /// The folder of a download; looked at on first use.
     func folder(_ paths: DownloadPaths) -> Folder {

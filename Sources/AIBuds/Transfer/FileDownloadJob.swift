@@ -1,6 +1,7 @@
 import AIBudsDigest
 import AIBudsLog
 import AIBudsNet
+import AIBudsSync
 import AIBudsWire
 import Dispatch
 import Foundation
@@ -38,7 +39,7 @@ final class FileDownloadJob: Sendable {
     private let logger: any LogService
     private let progress: (@Sendable (DownloadProgress) -> Void)?
     private let cancelled = Atomic<Bool>(false)
-    private let current = Mutex<TCPConnection?>(nil)
+    private let current = Locked<TCPConnection?>(nil)
     private let wakeup = DispatchSemaphore(value: 0)
 
     init(

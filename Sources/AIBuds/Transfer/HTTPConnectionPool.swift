@@ -1,5 +1,5 @@
 import AIBudsNet
-import Synchronization
+import AIBudsSync
 
 /// Idle keep-alive connections per device address, reused across files.
 final class HTTPConnectionPool: Sendable {
@@ -13,7 +13,7 @@ final class HTTPConnectionPool: Sendable {
     /// byte, and the download replaces it without counting an attempt.
     static let recentlyIdle: Duration = .milliseconds(500)
 
-    private let idle = Mutex<[SocketAddress: [Idle]]>([:])
+    private let idle = Locked<[SocketAddress: [Idle]]>([:])
     private let maxIdlePerHost: Int
 
     init(maxIdlePerHost: Int) {

@@ -1,4 +1,5 @@
 import AIBudsLog
+import AIBudsSync
 import Foundation
 import Synchronization
 
@@ -59,7 +60,7 @@ public final class HTTPFileDownloader: Sendable {
     public let configuration: Configuration
     private let logger: any LogService
     private let pool: HTTPConnectionPool
-    private let scopes = Mutex<[ObjectIdentifier: DownloadScope]>([:])
+    private let scopes = Locked<[ObjectIdentifier: DownloadScope]>([:])
 
     /// Creates an engine.
     public init(configuration: Configuration = Configuration(), logger: any LogService = NullLogService()) {
@@ -199,7 +200,7 @@ final class DownloadScope: Sendable {
         var jobs: [ObjectIdentifier: FileDownloadJob] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Adds a job; false when the scope is already cancelled.
     func register(_ job: FileDownloadJob) -> Bool {
@@ -232,11 +233,11 @@ final class DownloadBatch: Sendable {
         var finished = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let completion: @Sendable ([Result<DownloadResult, TransferError>]) -> Void
 
     init(count: Int, completion: @escaping @Sendable ([Result<DownloadResult, TransferError>]) -> Void) {
-        self.state = Mutex(State(results: Array(repeating: nil, count: count)))
+        self.state = Locked(State(results: Array(repeating: nil, count: count)))
         self.completion = completion
     }
 

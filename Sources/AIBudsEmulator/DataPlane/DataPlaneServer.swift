@@ -1,5 +1,6 @@
 import AIBudsLog
 import AIBudsNet
+import AIBudsSync
 import Dispatch
 import Foundation
 import Synchronization
@@ -38,9 +39,9 @@ public final class DataPlaneServer: Sendable {
     let logger: any LogService
     let pacer: LinkPacer?
     private let requestedAddress: SocketAddress
-    private let tokenBox: Mutex<String>
-    private let faultsBox = Mutex(DataPlaneFaults.none)
-    private let state = Mutex(RunState())
+    private let tokenBox: Locked<String>
+    private let faultsBox = Locked(DataPlaneFaults.none)
+    private let state = Locked(RunState())
     private let threads = DispatchGroup()
     private let connectionCount = Atomic<Int>(0)
     private let requestCount = Atomic<Int>(0)
@@ -59,7 +60,7 @@ public final class DataPlaneServer: Sendable {
         shaping: DataPlaneShaping = .unlimited, maxConnections: Int = 64, logger: any LogService = NullLogService()
     ) {
         self.catalog = catalog
-        self.tokenBox = Mutex(token)
+        self.tokenBox = Locked(token)
         self.requestedAddress = address
         self.shaping = shaping
         self.maxConnections = maxConnections

@@ -1,4 +1,4 @@
-import Synchronization
+import AIBudsSync
 
 /// How the emulated Wi-Fi link shapes the data plane: a byte rate shared by every connection
 /// and a round-trip time paid by every response before its first byte.
@@ -37,13 +37,13 @@ public struct DataPlaneShaping: Hashable, Sendable {
 final class LinkPacer: Sendable {
     private let bytesPerSecond: Int64
     /// The instant at which the link is free again.
-    private let linkFreeAt: Mutex<ContinuousClock.Instant>
+    private let linkFreeAt: Locked<ContinuousClock.Instant>
     /// How far the link may lag behind the clock and still catch up (absorbs oversleeping).
     private let slack: Duration = .milliseconds(5)
 
     init(bytesPerSecond: Int64) {
         self.bytesPerSecond = max(1, bytesPerSecond)
-        self.linkFreeAt = Mutex(ContinuousClock.now)
+        self.linkFreeAt = Locked(ContinuousClock.now)
     }
 
     /// Reserves the link for `bytes` and returns how long to wait before sending them.

@@ -1,15 +1,15 @@
-import Synchronization
+import AIBudsSync
 
 /// A catalog held in memory: device names (any text, hostile ones included) mapped to files.
 ///
 /// Names are compared by their UTF-8 bytes, as a device's file system does: `café` in NFC and
 /// in NFD are two different files, although Swift's `String` calls them equal.
 public final class DictionaryDataPlaneCatalog: DataPlaneCatalog {
-    private let files: Mutex<[[UInt8]: DataPlaneFile]>
+    private let files: Locked<[[UInt8]: DataPlaneFile]>
 
     /// Creates a catalog with these entries.
     public init(_ files: [String: DataPlaneFile] = [:]) {
-        self.files = Mutex(Dictionary(files.map { (Array($0.key.utf8), $0.value) }, uniquingKeysWith: { first, _ in first }))
+        self.files = Locked(Dictionary(files.map { (Array($0.key.utf8), $0.value) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// The file with this device name, or nil.

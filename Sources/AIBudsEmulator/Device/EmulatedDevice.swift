@@ -1,8 +1,8 @@
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsSync
 import AIBudsWire
 import Foundation
-import Synchronization
 
 /// A hotspot configuration from Hotspot `configure`.
 public struct HotspotConfiguration: Sendable, Equatable {
@@ -101,7 +101,7 @@ public final class EmulatedDevice: Sendable {
     private let hotspotDelay: Duration
     private let fixedToken: String?
     private let logger: any LogService
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a device.
     ///
@@ -130,7 +130,7 @@ public final class EmulatedDevice: Sendable {
         self.fixedToken = fixedToken
         self.logger = logger
         let settings = try DeviceSettings.load(from: stateDirectory) ?? DeviceSettings(language: profile.languages[0])
-        state = Mutex(State(settings: settings))
+        state = Locked(State(settings: settings))
         store.setChangeObserver { [weak self] change in self?.mediaChanged(change) }
         scheduleBatteryDrain()
     }

@@ -1,6 +1,6 @@
 import AIBudsLog
 import AIBudsNet
-import Synchronization
+import AIBudsSync
 
 /// The real transfer-mode data plane: a ``DataPlaneServer`` on the device's address (a fresh port
 /// per transfer session), serving the media store with the session's token.
@@ -9,7 +9,7 @@ public final class HTTPTransferDataPlane: TransferDataPlane {
     private let shaping: DataPlaneShaping
     private let faults: DataPlaneFaults
     private let logger: any LogService
-    private let server = Mutex<DataPlaneServer?>(nil)
+    private let server = Locked<DataPlaneServer?>(nil)
 
     /// Creates a data plane that binds `host` (port chosen per session) with the given shaping
     /// and injected faults.

@@ -1,8 +1,8 @@
 import AIBudsDigest
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsSync
 import Foundation
-import Synchronization
 
 /// The hash and checksum types of the File group.
 public enum MediaDigestKind: String, Sendable, CaseIterable {
@@ -129,10 +129,10 @@ public final class MediaStore: Sendable {
     }
 
     private let folders: MediaStoreFolders
-    private let state: Mutex<State>
-    private let observer = Mutex<(@Sendable (MediaChange) -> Void)?>(nil)
-    private let materializing = Mutex(())
-    private let indexer = Mutex<MediaDigestIndexer?>(nil)
+    private let state: Locked<State>
+    private let observer = Locked<(@Sendable (MediaChange) -> Void)?>(nil)
+    private let materializing = Locked(())
+    private let indexer = Locked<MediaDigestIndexer?>(nil)
     private let logger: any LogService
 
     /// Opens a store holding `seeds`, minus the deletions and plus the additions persisted in
@@ -154,7 +154,7 @@ public final class MediaStore: Sendable {
         if let persisted = try folders.load() {
             try Self.apply(persisted, to: &initial, folders: folders, logger: logger)
         }
-        state = Mutex(initial)
+        state = Locked(initial)
     }
 
     deinit {

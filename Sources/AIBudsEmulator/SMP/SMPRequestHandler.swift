@@ -1,7 +1,7 @@
 import AIBudsLog
+import AIBudsSync
 import AIBudsWire
 import Foundation
-import Synchronization
 
 /// The device side of SMP, independent of any transport: one request datagram in, the response
 /// datagrams out.
@@ -61,8 +61,8 @@ public final class SMPRequestHandler: Sendable {
     private let clock: any EmulatorClock
     private let errorRate: Double
     private let logger: any LogService
-    private let state: Mutex<State>
-    private let observerKey = Mutex<UInt64?>(nil)
+    private let state: Locked<State>
+    private let observerKey = Locked<UInt64?>(nil)
 
     /// Creates a handler.
     ///
@@ -76,7 +76,7 @@ public final class SMPRequestHandler: Sendable {
         self.clock = clock
         self.errorRate = errorRate
         self.logger = logger
-        state = Mutex(State(faults: SeededRandom(seed: faultSeed)))
+        state = Locked(State(faults: SeededRandom(seed: faultSeed)))
         let key = device.addObserver { [weak self] in self?.deviceChanged() }
         observerKey.withLock { $0 = key }
     }

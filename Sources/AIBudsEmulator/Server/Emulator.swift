@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import AIBudsSync
 import Glibc
 #endif
 import AIBudsLog
@@ -6,7 +7,6 @@ import AIBudsNet
 import AIBudsWire
 import Dispatch
 import Foundation
-import Synchronization
 
 /// One running emulated device: media store, device state, SMP handler, UDP server, data plane
 /// and discovery announcement, put together from an ``EmulatorConfiguration``.
@@ -29,7 +29,7 @@ public final class Emulator: Sendable {
     /// The transfer-mode data plane.
     public let dataPlane: HTTPTransferDataPlane
     private let logger: any LogService
-    private let announcer = Mutex<DiscoveryAnnouncer?>(nil)
+    private let announcer = Locked<DiscoveryAnnouncer?>(nil)
 
     /// Builds the emulator (reads the media folder or manifest and the state folder); nothing is
     /// bound until ``start()``.
@@ -104,7 +104,7 @@ public final class Emulator: Sendable {
     public static func waitForTerminationSignal() async {
         let queue = DispatchQueue(label: "aibuds.emulator.signals")
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumed = Mutex(false)
+            let resumed = Locked(false)
             let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: queue)

@@ -1,7 +1,7 @@
 import AIBudsLog
 import AIBudsNet
+import AIBudsSync
 import Foundation
-import Synchronization
 
 /// SMP over UDP (one packet per datagram) in front of an ``SMPRequestHandler``, with the link's
 /// shaping and injected datagram faults applied in both directions.
@@ -36,7 +36,7 @@ public final class SMPUDPServer: Sendable {
     private let requestedAddress: SocketAddress
     private let origin = ContinuousClock.now
     private let logger: any LogService
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a server; nothing is bound until ``start()``.
     public init(handler: SMPRequestHandler, address: SocketAddress, link: LinkProfile = .unlimited,
@@ -46,7 +46,7 @@ public final class SMPUDPServer: Sendable {
         self.link = link
         self.faults = faults
         self.logger = logger
-        state = Mutex(State(faults: DatagramFaults(faults)))
+        state = Locked(State(faults: DatagramFaults(faults)))
     }
 
     deinit { stop() }

@@ -1,7 +1,7 @@
 import AIBudsLog
+import AIBudsSync
 import AIBudsWire
 import Foundation
-import Synchronization
 
 /// A client of the Simple Management Protocol over any `SMPTransport`.
 ///
@@ -21,7 +21,7 @@ public final class SMPClient: Sendable {
     public let configuration: SMPClientConfiguration
     private let clock: any Clock<Duration>
     let logger: any LogService
-    private let state: Mutex<SMPClientState>
+    private let state: Locked<SMPClientState>
 
     /// Creates a client and starts receiving on `transport`.
     ///
@@ -40,7 +40,7 @@ public final class SMPClient: Sendable {
         var state = SMPClientState(version: configuration.version,
                                    mtu: min(configuration.mtu ?? transport.mtu, transport.mtu), window: configuration.window)
         state.mtuKnown = configuration.mtu != nil
-        self.state = Mutex(state)
+        self.state = Locked(state)
         do {
             try transport.start(
                 onReceive: { [weak self] datagram in self?.receive(datagram) },

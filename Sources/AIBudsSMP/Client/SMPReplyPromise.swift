@@ -1,4 +1,4 @@
-import Synchronization
+import AIBudsSync
 
 /// The outcome of one transmitted request, fulfilled once (by the response, the timeout, a
 /// cancellation or the client's close) and awaited by any number of tasks.
@@ -10,7 +10,7 @@ final class SMPReplyPromise: Sendable {
         var waiters: [CheckedContinuation<Outcome, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Reads the response straight from its payload bytes, when the caller asked for a
     /// `PlainPayloadDecodable` response; other callers get the payload map.
     let plainDecoder: SMPExchange.PlainDecoder?

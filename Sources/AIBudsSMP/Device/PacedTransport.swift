@@ -1,6 +1,6 @@
+import AIBudsSync
 import Dispatch
 import Foundation
-import Synchronization
 
 /// An SMP transport that keeps at least `interval` between two datagrams it sends
 /// (`SDKConfiguration.bluetoothDataPacketIntervalInMilliseconds`).
@@ -11,7 +11,7 @@ final class PacedTransport: SMPTransport {
     private let inner: any SMPTransport
     private let interval: Duration
     private let queue = DispatchQueue(label: "aibuds.smp.paced")
-    private let nextSend = Mutex<ContinuousClock.Instant?>(nil)
+    private let nextSend = Locked<ContinuousClock.Instant?>(nil)
 
     init(_ inner: any SMPTransport, interval: Duration) {
         self.inner = inner

@@ -2,9 +2,9 @@ import AIBuds
 import AIBudsFoundation
 import AIBudsLog
 import AIBudsNet
+import AIBudsSync
 import AIBudsWire
 import Foundation
-import Synchronization
 
 /// One connection to an SMP device over UDP: the SMP client, the device's identity, and the
 /// position in the device's event stream.
@@ -15,7 +15,7 @@ public final class SMPDeviceSession: DeviceSession {
     public let client: SMPClient
     private let eventWait: Duration
     private let logger: any LogService
-    private let state = Mutex<(identity: DeviceIdentity?, eventSeq: UInt64?)>((nil, nil))
+    private let state = Locked<(identity: DeviceIdentity?, eventSeq: UInt64?)>((nil, nil))
 
     /// Opens a UDP transport and an SMP client to `address`; nothing is sent yet.
     public init(address: DeviceAddress, commandTimeout: Duration, eventWait: Duration, logger: any LogService) throws {

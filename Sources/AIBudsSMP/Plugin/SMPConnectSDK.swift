@@ -1,9 +1,9 @@
 import AIBuds
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsSync
 import AIBudsWire
 import Foundation
-import Synchronization
 
 /// The SMP link plugin: finds devices that speak SMP over UDP and makes their device models.
 ///
@@ -19,8 +19,8 @@ public final class SMPConnectSDK: BleConnectSDK {
     public let discoveryDirectory: URL?
     /// How long a Device `events` long-poll waits; a lost link is noticed after this plus the command timeout.
     public let eventWait: Duration
-    private let identities = Mutex<[UUID: DeviceIdentity]>([:])
-    private let sdkDelegate = Mutex<WeakSDKDelegate>(WeakSDKDelegate())
+    private let identities = Locked<[UUID: DeviceIdentity]>([:])
+    private let sdkDelegate = Locked<WeakSDKDelegate>(WeakSDKDelegate())
 
     /// Creates the plugin.
     public init(discoveryDirectory: URL? = nil, eventWait: Duration = SMPConnectSDK.defaultEventWait) {
