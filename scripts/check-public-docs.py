@@ -13,8 +13,8 @@ between the comment and the declaration. The script rejects:
     "Command 3.", ... see FILLERS), or
   - a summary that only echoes the name: after dropping stop words (the, a, of, creates, returns,
     value, ... see STOP_WORDS), every word left is a word of the symbol's own name (camelCase and
-    snake_case split, case-insensitive, plurals and verb forms folded; an initializer's name is its
-    argument labels).
+    snake_case split, case-insensitive, plurals and verb forms folded; a function's name includes
+    its argument labels, an initializer's is its labels, and a member's includes its type's name).
 
 Exempt from both checks, because their meaning is given by the standard protocol they satisfy:
 `init(from:)`, `encode(to:)`, `description`, `debugDescription`, `hash(into:)`, `==`, `<`,
@@ -191,11 +191,9 @@ def is_filler(summary_text, name):
 
 
 def echoed_name(name, types):
-    """The words a summary of `name` must not only repeat: the name's own (an initializer's and a
-    subscript's are their argument labels, a function's its base name) and those of the type it is a
-    member of."""
-    if not name.startswith(('init(', 'subscript(')):
-        name = name.split('(')[0]
+    """The words a summary of `name` must not only repeat: the name's own (a function's includes its
+    argument labels, an initializer's and a subscript's are their labels) and those of the type it
+    is a member of."""
     enclosing = next((t for t in reversed(types) if t), '')
     return name + ' ' + enclosing
 

@@ -49,7 +49,8 @@ public protocol DeviceMediaFileImportAPI: DeviceAPI {
     /// Deletes one device file by its device file name.
     func deleteMediaFile(_ fileName: String, completion: AIBudsStatusCodeCompletionHandler?)
 
-    /// Deletes all device media files.
+    /// Empties the device's media storage of every type; the completion gets the device's status
+    /// code. Lists fetched before are stale afterwards.
     func deleteAllMediaFiles(_ completion: AIBudsStatusCodeCompletionHandler?)
 }
 

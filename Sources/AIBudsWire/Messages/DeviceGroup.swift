@@ -22,7 +22,7 @@ public struct DeviceInfoRequest: SMPRequest, Equatable {
 
 /// The answer to ``DeviceInfoRequest``.
 public struct DeviceInfoResponse: Codable, Sendable, Equatable {
-    /// The device name.
+    /// The device's user-visible name.
     public var name: String
     /// The `DeviceProduct` raw value (glasses 2, earbuds 4, watch 0).
     public var product: Int
@@ -122,7 +122,7 @@ public struct DeviceStorageResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// Device media count by kind.
+/// Device `media count`: how many photos, videos and audio files the device holds.
 public struct DeviceMediaCountRequest: SMPRequest, Equatable {
     /// The device answers `media count` with ``DeviceMediaCountResponse``; the client decodes the
     /// answer as this type.

@@ -145,7 +145,7 @@ public struct EnumDetailsResponse: Codable, Sendable, Equatable {
 public struct EnumGroupDetails: Codable, Sendable, Equatable {
     /// The group id.
     public var group: UInt16
-    /// The group name.
+    /// The group's name as the device gives it, for example `os mgmt` or `device`.
     public var name: String
     /// The number of commands the group handles.
     public var handlers: UInt64

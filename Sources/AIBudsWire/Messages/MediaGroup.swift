@@ -163,7 +163,7 @@ public struct MediaChangedRequest: SMPRequest, Equatable {
 
 /// The answer to ``MediaChangedRequest``.
 public struct MediaChangedResponse: Codable, Sendable, Equatable {
-    /// The current generation.
+    /// The media list generation now; it differs from `since` unless the wait ran out.
     public var generation: UInt64
     /// The `MediaFileType` raw values whose lists changed since `since`.
     public var types: [Int]
