@@ -1,10 +1,12 @@
 import AIBudsFoundation
 import Foundation
 
-/// Lists, imports and deletes the device's media over its hotspot (shared/seeds/000).
+/// Lists, imports and deletes the device's media over its hotspot.
 ///
-/// The members are exactly those of the seed. The import engine that implements them lives in this
-/// module; devices whose profile has the `mediaImport` capability conform.
+/// The members are exactly those of the vendor's published media-import API ("Import Media Files":
+/// configure the hotspot, enter transfer mode, join the hotspot, fetch the media models, import a
+/// selection of them, optionally stabilize videos). The import engine that implements them lives in
+/// this module; devices whose profile has the `mediaImport` capability conform.
 public protocol DeviceMediaFileImportAPI: DeviceAPI {
     /// Whether SDK-internal video stabilization is available for media file import.
     ///
@@ -54,5 +56,6 @@ public protocol DeviceMediaFileImportAPI: DeviceAPI {
     func deleteAllMediaFiles(_ completion: AIBudsStatusCodeCompletionHandler?)
 }
 
-/// The architecture seed's name of ``DeviceMediaFileImportAPI``.
+/// The name the vendor's architecture overview gives ``DeviceMediaFileImportAPI``; both name one
+/// protocol, so code written against either compiles.
 public typealias DeviceFileImportAPI = DeviceMediaFileImportAPI
