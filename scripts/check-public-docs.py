@@ -22,7 +22,7 @@ Exempt from both checks, because their meaning is given by the standard protocol
 
 Exempt by a marker: a comment line `// docs: REASON` (REASON says where the meaning is given, for
 example `// docs: cases are the raw values of the table in docs/protocol.md §2`) exempts the
-declarations that follow it, up to the next blank line. Use it for a run of enum cases that the
+declarations that follow it, up to the next blank line or the end of the body it is in. Use it for a run of enum cases that the
 enum's own summary documents as a group; a declaration that has a `///` comment anyway is still
 checked.
 
@@ -48,8 +48,9 @@ MARKER = re.compile(r'^//\s*docs:\s*\S')
 # The name of a declaration: the identifier after its keyword, or an operator.
 DECLARATION = re.compile(
     r'\b(?:func|var|let|case|struct|class|enum|protocol|actor|typealias|associatedtype|extension)\s+'
-    r'(`?[A-Za-z_][\w.]*`?|[^\s\w(<]+)')
+    r'(`?[A-Za-z_][\w.]*`?)')
 TYPE_DECLARATION = re.compile(r'\b(?:struct|class|enum|protocol|actor|extension)\s+([A-Za-z_][\w.]*)')
+OPERATOR = re.compile(r'\bfunc\s+([^\s\w`(]+)')
 INITIALIZER = re.compile(r'\binit[?!]?\s*(?:<[^>]*>)?\s*\(')
 SUBSCRIPT = re.compile(r'\bsubscript\s*(?:<[^>]*>)?\s*\(')
 
@@ -127,6 +128,9 @@ def name_of(text):
     match = SUBSCRIPT.search(text)
     if match and not DECLARATION.search(text[:match.start()]):
         return 'subscript(' + ''.join(label + ':' for label in argument_labels(text[match.end():])) + ')'
+    match = OPERATOR.search(text)
+    if match:
+        return match.group(1)
     match = DECLARATION.search(text)
     if not match:
         return ''
@@ -205,10 +209,11 @@ def problems(path=None, source=None):
     bodies = []  # for each open brace: 'protocol', 'enum', 'extension' (public ones) or None
     types = []  # for each open brace: the name of the type it is the body of, or None
     in_comment = False
-    exempt_run = False
+    exempt_run = False  # inside the run of declarations after a `// docs:` marker
+    exempt_depth = 0  # the body depth of that marker; the run ends with its body
     for index, raw in enumerate(lines):
         text = raw.strip()
-        if not text:
+        if not text or len(bodies) < exempt_depth:
             exempt_run = False
         if in_comment:
             in_comment = '*/' not in text
@@ -218,7 +223,7 @@ def problems(path=None, source=None):
             continue
         if text.startswith('//'):
             if MARKER.match(text):
-                exempt_run = True
+                exempt_run, exempt_depth = True, len(bodies)
             continue
         body = bodies[-1] if bodies else None
         is_symbol = bool(PUBLIC.match(text))
@@ -279,6 +284,24 @@ SELF_TESTS = [
     ('/// Reads files.\npublic struct Reader {\n    /// Creates a reader of `path` that reads 4 KiB at a time.\n'
      '    public init(path: String) {}\n    /// Creates a reader of `path` with the given size.\n    public init(path: String, size: Int) {}\n'
      '    private var hidden: Int\n}\n', ['filler']),
+    # a marker's run ends with its body, and a marker needs a reason
+    ('/// Media kinds by wire number.\npublic enum Kind: Int {\n    // docs: raw values of the table in docs/protocol.md §2\n'
+     '    case photo = 1\n}\npublic var loose: Int\n// docs:\npublic var bare: Int\n', ['undocumented', 'undocumented']),
+    # argument labels are part of a function's name
+    ('/// Device events.\npublic protocol Watcher {\n    /// The work state changed.\n'
+     '    func device(_ device: Int, didWorkStateChanged state: Int)\n'
+     '    /// Called on the callback queue once the device reports recording or idling.\n'
+     '    func device(_ device: Int, didModeChanged mode: Int)\n}\n', ['filler']),
+    # witnesses of standard protocols need no comment at all
+    ('/// Files by id.\npublic struct Item: Identifiable, RawRepresentable, Comparable, Sequence {\n'
+     '    public var id: Int\n    public var rawValue: Int\n    public static func < (a: Item, b: Item) -> Bool { true }\n'
+     '    public func makeIterator() -> IndexingIterator<[Int]> { [].makeIterator() }\n'
+     '    public var debugDescription: String { "" }\n}\n', []),
+] + [
+    # every known filler, on a member whose name shares no word with it
+    ('/// Animals with stripes.\npublic struct Zebra {\n    /// ' + filler + '\n    public var stripes: Int\n}\n', ['filler'])
+    for filler in ('Creates the message.', 'The answer.', 'Does nothing.', 'A read.', 'A write.', 'Says so.',
+                   'Not known.', 'Creates an error.', 'Command 7.', '``unknown``.', 'The Device group.')
 ]
 
 

@@ -105,7 +105,7 @@ public enum PhysicalOperation: Int, Sendable, Codable, CaseIterable {
 
 /// A function a physical operation can trigger.
 public enum PhysicalOperationFunction: Int, Sendable, Codable, CaseIterable {
-    /// Nothing.
+    /// Raw value 0: the operation triggers no function.
     case none = 0
     // docs: the vendor's functions, each named by what it does
     case playPause = 1
