@@ -71,8 +71,8 @@ public struct HotspotLeaveTransferRequest: SMPRequest, Equatable {
     /// op 3 (write response).
     public static let operation = SMPOperation.write
 
-    /// Creates the request that takes the device out of transfer mode, closing the hotspot; its
-    /// payload is the empty map.
+    /// Creates the request that takes the device out of transfer mode, closing the data plane and
+    /// voiding its token; its payload is the empty map.
     public init() {}
 }
 
