@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "AIBudsTests", dependencies: [
             "AIBudsSync", "AIBuds", "AIBudsSMP", "AIBudsEmulator", "AIBudsTestKit", "AIBudsAllInOne", "TopStepComKit",
         ]),
-        // The seed's media import example must compile unchanged in the Swift 5 language mode too.
+        // The vendor's media import example must compile unchanged in the Swift 5 language mode too.
         .testTarget(
             name: "ImportSwift5Tests", dependencies: ["AIBuds", "AIBudsFoundation"],
             swiftSettings: [.swiftLanguageMode(.v5)]),

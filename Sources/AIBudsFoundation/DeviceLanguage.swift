@@ -11,21 +11,14 @@ public struct DeviceLanguage: RawRepresentable, Hashable, Codable, Sendable, Cus
     /// Creates a language from a string literal tag.
     public init(stringLiteral value: String) { self.rawValue = value }
 
-    /// English.
+    // docs: common device languages; each is named in English and its raw value is its BCP 47 tag
     public static let english: DeviceLanguage = "en"
-    /// Simplified Chinese.
     public static let simplifiedChinese: DeviceLanguage = "zh-CN"
-    /// Traditional Chinese.
     public static let traditionalChinese: DeviceLanguage = "zh-TW"
-    /// Japanese.
     public static let japanese: DeviceLanguage = "ja"
-    /// Korean.
     public static let korean: DeviceLanguage = "ko"
-    /// German.
     public static let german: DeviceLanguage = "de"
-    /// French.
     public static let french: DeviceLanguage = "fr"
-    /// Spanish.
     public static let spanish: DeviceLanguage = "es"
 
     /// The tag.

@@ -1,20 +1,17 @@
-/// The kind of product a device is.
+/// What a device is (glasses, earbuds, watch, ...), by the vendor's raw values; it selects the
+/// plugin's device class and so the device's capability protocols.
 public enum DeviceProduct: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
-    /// Not known.
+    /// Raw value -1: not reported yet, or a raw value this SDK does not define.
     case unknown = -1
-    /// A watch.
+    // docs: the vendor's product kinds; glasses, earbuds and watch have SMP classes of their own
     case watch = 0
-    /// A ring.
     case ring = 1
     /// AI glasses.
     case glasses = 2
-    /// A charging case.
     case chargingCase = 3
-    /// Earbuds.
     case earbuds = 4
-    /// A speaker.
     case speaker = 5
 
-    /// ``unknown``.
+    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: DeviceProduct { .unknown }
 }

@@ -1,6 +1,6 @@
 /// Where a device is in its connection lifecycle, as apps see it.
 public enum DeviceState: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
-    /// Not known.
+    /// Raw value -1: not reported yet, or a raw value this SDK does not define.
     case unknown = -1
     /// A connection is being set up.
     case connecting = 0
@@ -17,7 +17,7 @@ public enum DeviceState: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
     /// Not connected.
     case disconnected = 6
 
-    /// ``unknown``.
+    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: DeviceState { .unknown }
 
     /// Whether the device accepts commands in this state (`idle` or `busy`).

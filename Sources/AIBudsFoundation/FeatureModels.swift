@@ -2,7 +2,7 @@
 
 /// Active noise cancellation mode.
 public enum AncMode: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
-    /// Not known.
+    /// Raw value -1: not reported yet, or a raw value this SDK does not define.
     case unknown = -1
     /// Noise cancellation off.
     case off = 0
@@ -10,63 +10,61 @@ public enum AncMode: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
     case ancOn = 1
     /// Transparency (ambient sound) mode.
     case transparency = 2
-    /// ``unknown``.
+    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: AncMode { .unknown }
 }
 
 /// Equalizer preset.
 public enum EqualizerMode: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
-    /// Not known.
+    /// Raw value -1: not reported yet, or a raw value this SDK does not define.
     case unknown = -1
     /// Flat response.
     case normal = 0
-    /// Bass boost.
+    /// Raw value 1: low frequencies raised.
     case bassBoost = 1
     /// Vocal emphasis.
     case vocal = 2
-    /// Classical.
+    // docs: the vendor's genre presets, named by genre
     case classical = 3
-    /// Rock.
     case rock = 4
     /// A user-defined curve.
     case custom = 5
-    /// ``unknown``.
+    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: EqualizerMode { .unknown }
 }
 
 /// Work mode of an audio device.
 public enum WorkMode: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
-    /// Not known.
+    /// Raw value -1: not reported yet, or a raw value this SDK does not define.
     case unknown = -1
-    /// Normal mode.
+    /// Raw value 0: the usual mode, latency not minimized.
     case normal = 0
     /// Low-latency (gaming) mode.
     case lowLatency = 1
-    /// ``unknown``.
+    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: WorkMode { .unknown }
 }
 
 /// Whether the device is being worn.
 public enum WearStatus: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
-    /// Not known.
+    /// Raw value -1: not reported yet, or a raw value this SDK does not define.
     case unknown = -1
-    /// Not worn.
+    // docs: cases say whether the device is on the wearer (raw values 0 and 1)
     case notWorn = 0
-    /// Worn.
     case worn = 1
-    /// ``unknown``.
+    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: WearStatus { .unknown }
 }
 
 /// Connection state between the two earbuds of a TWS pair.
 public enum TWSConnectionState: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
-    /// Not known.
+    /// Raw value -1: not reported yet, or a raw value this SDK does not define.
     case unknown = -1
     /// The earbuds are not connected to each other.
     case disconnected = 0
     /// The earbuds are connected to each other.
     case connected = 1
-    /// ``unknown``.
+    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: TWSConnectionState { .unknown }
 }
 
@@ -88,9 +86,9 @@ public enum MusicControlCommand: Int, Sendable, Codable, CaseIterable {
 
 /// How the camera takes a photo.
 public enum PhotoCaptureMode: Int, Sendable, Codable, CaseIterable {
-    /// A single photo.
+    /// Raw value 0: one photo per request, what the device takes when no mode is given.
     case single = 0
-    /// A burst of photos.
+    /// Raw value 1: several photos in quick succession per request.
     case burst = 1
     /// A photo for an AI request.
     case ai = 2
@@ -98,27 +96,21 @@ public enum PhotoCaptureMode: Int, Sendable, Codable, CaseIterable {
 
 /// A physical operation on the device (a tap or a press).
 public enum PhysicalOperation: Int, Sendable, Codable, CaseIterable {
-    /// A single tap.
+    // docs: the vendor's gestures, named by gesture, raw values 0-3
     case singleTap = 0
-    /// A double tap.
     case doubleTap = 1
-    /// A triple tap.
     case tripleTap = 2
-    /// A long press.
     case longPress = 3
 }
 
 /// A function a physical operation can trigger.
 public enum PhysicalOperationFunction: Int, Sendable, Codable, CaseIterable {
-    /// Nothing.
+    /// Raw value 0: the operation triggers no function.
     case none = 0
-    /// Play or pause.
+    // docs: the vendor's functions, each named by what it does
     case playPause = 1
-    /// Next track.
     case nextTrack = 2
-    /// Previous track.
     case previousTrack = 3
-    /// Take a photo.
     case takePhoto = 4
     /// Start or stop video recording.
     case toggleVideoRecording = 5
@@ -135,7 +127,8 @@ public struct NavigationInstruction: Sendable, Codable, Hashable {
     /// The road or text to show.
     public var text: String
 
-    /// Creates an instruction.
+    /// Creates the instruction to do `maneuver` in `distanceInMeters` metres, with `text` (a road
+    /// name, say) to show.
     public init(maneuver: String, distanceInMeters: Int, text: String) {
         self.maneuver = maneuver
         self.distanceInMeters = distanceInMeters

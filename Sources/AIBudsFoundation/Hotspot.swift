@@ -10,9 +10,9 @@ public enum HotspotMode: Int, Sendable, Codable, CaseIterable {
 
 /// The state of the device's hotspot.
 public enum HotspotState: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
-    /// Not known.
+    /// Raw value -1: not reported yet, or a raw value this SDK does not define.
     case unknown = -1
-    /// The hotspot is closed.
+    /// Raw value 0: the hotspot is off and its data plane cannot be reached.
     case hotspotClose = 0
     /// The hotspot is open; its data plane can be reached.
     case hotspotOpen = 1
@@ -25,6 +25,6 @@ public enum HotspotState: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
     /// Wi-Fi Direct timed out.
     case wifiDirectTimeout = 5
 
-    /// ``unknown``.
+    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: HotspotState { .unknown }
 }

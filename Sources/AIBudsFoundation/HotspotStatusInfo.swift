@@ -11,7 +11,8 @@ public struct HotspotStatusInfo: Sendable, Hashable, Codable, CustomStringConver
     /// The bearer token of this transfer session, when open.
     public var token: String?
 
-    /// Creates a status.
+    /// Creates the status from a Hotspot `state` answer: the state and, while open, the network
+    /// name, data plane URL and bearer token.
     public init(state: HotspotState, ssid: String? = nil, baseUrl: String? = nil, token: String? = nil) {
         self.state = state
         self.ssid = ssid

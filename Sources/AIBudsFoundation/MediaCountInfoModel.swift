@@ -9,7 +9,7 @@ public final class MediaCountInfoModel: Sendable, Codable, Equatable, CustomStri
     /// Number of audio recordings.
     public let audioCount: NSNumber
 
-    /// Creates a model from counts.
+    /// Creates the model from the photo, video and audio file counts the device reported.
     public init(photoCount: Int, videoCount: Int, audioCount: Int) {
         self.photoCount = NSNumber(value: photoCount)
         self.videoCount = NSNumber(value: videoCount)

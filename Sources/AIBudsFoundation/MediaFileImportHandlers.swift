@@ -1,6 +1,7 @@
 import Foundation
 
-// The callbacks of `DeviceMediaFileImportAPI` (shared/seeds/000), in the order the pipeline calls them.
+// The callbacks of `DeviceMediaFileImportAPI` (the vendor's published import API), in the order the
+// pipeline calls them.
 
 /// Called when hotspot configuration starts.
 public typealias AIBudsMediaFileImportConfigureHotspotStartingHandler = @Sendable () -> Void

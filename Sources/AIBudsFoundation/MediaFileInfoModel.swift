@@ -4,7 +4,7 @@
 /// given and pass them back unchanged. `fileId` and `generation` let the SDK detect a model that no
 /// longer matches the device's list.
 public final class MediaFileInfoModel: Sendable, Codable, Hashable, CustomStringConvertible {
-    /// The kind of file.
+    /// Photo, video or audio, as the device listed the file.
     public let fileType: MediaFileType
     /// The device's file name, exactly as listed (any Unicode, no path).
     public let fileName: String

@@ -17,7 +17,7 @@ public enum SdkErrorCode: Int, Sendable, Codable, CaseIterable, CustomStringConv
 
     /// The device does not support the operation.
     case deviceNotSupport = 1
-    /// The device is not connected.
+    /// A command needs a connected device, or the link closed while the command ran.
     case deviceNotConnected = 2
     /// The device is connected but not ready for commands yet.
     case deviceNotReady = 3
@@ -41,7 +41,8 @@ public enum SdkErrorCode: Int, Sendable, Codable, CaseIterable, CustomStringConv
 
     /// The peripheral cannot be reached.
     case peripheralUnavailable = 2001
-    /// The peripheral is not connected.
+    /// The vendor's code for a link that is down; the SMP plugin reports ``deviceNotConnected``
+    /// instead.
     case peripheralNotConnected = 2002
     /// A packet could not be sent.
     case blePacketSendFailed = 2003
@@ -102,7 +103,8 @@ public enum SdkErrorCode: Int, Sendable, Codable, CaseIterable, CustomStringConv
     case fetchMediaFilesInfoFailedDueToHTTPError = 6012
     /// The connection to the device hotspot was lost during an import.
     case importFilesFailedDueToDeviceHotspotConnectionLost = 6013
-    /// A file URL of the import is invalid.
+    /// A download URL cannot be used: not `http`, a host that is not a numeric IP address, or a
+    /// bearer token that is not valid.
     case importFilesFailedDueToInvalidURL = 6014
     /// A file download got an HTTP error status.
     case importFilesFailedDueToHTTPError = 6015

@@ -7,7 +7,7 @@ public final class StorageInfoModel: Sendable, Codable, Equatable, CustomStringC
     /// Megabytes free.
     public let freeSpaceInMB: NSNumber
 
-    /// Creates a model.
+    /// Creates the model from the used and free storage, in megabytes, the device reported.
     public init(usedSpaceInMB: Int, freeSpaceInMB: Int) {
         self.usedSpaceInMB = NSNumber(value: usedSpaceInMB)
         self.freeSpaceInMB = NSNumber(value: freeSpaceInMB)

@@ -25,12 +25,12 @@ public final class FanOutLogService: LogService {
         set { state.withLock { $0.minimumLevel = newValue } }
     }
 
-    /// Adds a destination.
+    /// Makes every record logged from now on go to `destination` too.
     public func addDestination(_ destination: any LogDestination) {
         state.withLock { $0.destinations.append(destination) }
     }
 
-    /// Removes every destination.
+    /// Drops every destination, so records go nowhere until one is added.
     public func removeAllDestinations() {
         state.withLock { $0.destinations.removeAll() }
     }

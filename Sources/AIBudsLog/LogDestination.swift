@@ -14,7 +14,8 @@ public struct LogFormatter: Sendable {
     /// Whether lines start with an ISO 8601 UTC timestamp.
     public var includeTimestamp: Bool
 
-    /// Creates a formatter.
+    /// Creates a formatter that writes one line per record, starting with an ISO 8601 time unless
+    /// `includeTimestamp` is false.
     public init(includeTimestamp: Bool = true) {
         self.includeTimestamp = includeTimestamp
     }

@@ -28,7 +28,7 @@ public struct LogRecord: Sendable, Equatable {
     /// The message text, with secrets already redacted.
     public var message: String
 
-    /// Creates a record.
+    /// Creates a record of `message` at `level` in `category` (for example `smp`), stamped `date`.
     public init(date: Date = Date(), level: LogLevel, category: String, message: String) {
         self.date = date
         self.level = level
@@ -64,7 +64,7 @@ extension LogService {
 
 /// A log service that discards everything; the default when none is given.
 public struct NullLogService: LogService {
-    /// Creates the service.
+    /// Creates a service that keeps nothing; it has no state to configure.
     public init() {}
     /// `.error`, the most severe level; ``isLogging(_:)`` is false even for it.
     public var minimumLevel: LogLevel { .error }

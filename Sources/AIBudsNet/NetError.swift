@@ -29,11 +29,11 @@ public struct NetError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let timedOut = Code("timedOut")
         /// The peer reset the connection or it broke while writing.
         public static let connectionReset = Code("connectionReset")
-        /// Reading failed.
+        /// `read`/`recv` failed; the error's `errno` says why.
         public static let readFailed = Code("readFailed")
-        /// Writing failed.
+        /// `write`/`send` failed; the error's `errno` says why.
         public static let writeFailed = Code("writeFailed")
-        /// Sending from a file failed.
+        /// `sendfile(2)` returned an error: the file could not be read or the socket not written.
         public static let sendFileFailed = Code("sendFileFailed")
         /// The socket was closed or shut down locally.
         public static let closed = Code("closed")
@@ -46,7 +46,8 @@ public struct NetError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The `errno` reported by the system call, when one failed.
     public var errno: Int32?
 
-    /// Creates an error.
+    /// Creates a socket failure of kind `code`, with `message` and the `errno` of the system call
+    /// that failed, when one did.
     public init(_ code: Code, _ message: String, errno: Int32? = nil) {
         self.code = code
         self.message = message

@@ -235,7 +235,7 @@ public struct InMemoryTransportError: Error, Sendable, Equatable, CustomStringCo
     /// What happened, in words.
     public var message: String
 
-    /// Creates an error.
+    /// Creates a refusal of kind `code`, with `message` saying what happened.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message

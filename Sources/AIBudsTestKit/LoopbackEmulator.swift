@@ -36,7 +36,7 @@ public final class LoopbackEmulator: Sendable {
         return try store.read(object, offset: 0, count: Int(object.size))
     }
 
-    /// Stops the emulator.
+    /// Stops serving and closes the emulated device; the address stops answering.
     public func stop() {
         emulator.stop()
     }

@@ -15,7 +15,8 @@ public struct TSError: Error, Sendable, CustomStringConvertible {
     /// The lower-level error that caused this one, if any.
     public var underlying: (any Error)?
 
-    /// Creates an error.
+    /// Creates a TopStep error: `code`, `message` (the `NSError`'s `localizedDescription`) and the
+    /// cause, reported under `NSUnderlyingErrorKey`.
     public init(_ code: TSErrorEnum, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message

@@ -1,6 +1,6 @@
 /// The TopStep error codes, as `NSError.code` in `TSErrorDomain`.
 public enum TSErrorEnum: Int, Sendable, Hashable, CaseIterable {
-    /// An unknown error.
+    /// TopStep's catch-all code; this facade always reports a more specific one.
     case unknown = 1001
     /// The SDK failed to initialise.
     case sdkInitFailed = 1002
@@ -32,20 +32,21 @@ public enum TSErrorEnum: Int, Sendable, Hashable, CaseIterable {
     /// A parameter has the wrong size.
     case parameterSizeError = 3004
 
-    /// Getting data failed.
+    /// Reading data back failed, for example a downloaded file that cannot be read to check its
+    /// size and SHA-256.
     case dataGetFailed = 4001
     /// Setting (storing) data failed, for example writing the downloaded file.
     case dataSetFailed = 4002
     /// The data has the wrong format, for example a file that does not match the device's hash.
     case dataFormatError = 4003
-    /// The data is empty.
+    /// A TopStep code for missing data that this facade does not produce.
     case dataEmpty = 4004
 
     /// A previous task is still running.
     case previousTaskExecuting = 5001
-    /// The task failed.
+    /// The device refused or failed the request, and no more specific code fits its answer.
     case taskFailed = 5002
-    /// The task did not start.
+    /// A TopStep code this facade does not produce: its requests either run or fail with a reason.
     case taskNotStarted = 5003
 
     /// The device did not answer in time.
@@ -58,13 +59,13 @@ public enum TSErrorEnum: Int, Sendable, Hashable, CaseIterable {
     case packetLoss = 6004
     /// The device answered with something this SDK does not understand.
     case protocolMismatch = 6005
-    /// The connection was reset.
+    /// A TopStep link code this facade does not produce; a download treats it as worth retrying.
     case connectionReset = 6006
-    /// A buffer overflowed.
+    /// A TopStep code this facade does not produce (its buffers grow as needed).
     case bufferOverflow = 6007
-    /// The channel is busy.
+    /// A TopStep link code this facade does not produce; a download treats it as worth retrying.
     case channelBusy = 6008
 
-    /// The user cancelled.
+    /// The caller's task was cancelled while the request was running.
     case userCancelled = 7001
 }

@@ -9,7 +9,7 @@ public final class TSMediaFileModel: Sendable, Hashable, CustomStringConvertible
     public let identifier: String
     /// The complete device file name, including its extension.
     public let fileName: String
-    /// The media type.
+    /// The TopStep kind of the file (an audio recording); it decides which operations apply.
     public let type: TSMediaFileType
     /// The size in bytes, or nil when the device does not report it.
     public var fileSize: NSNumber? { size.map { NSNumber(value: $0) } }

@@ -8,7 +8,7 @@ public struct TSMediaFileOperation: OptionSet, Sendable, Hashable, CustomStringC
 
     /// No operation is supported (the empty mask).
     public static let none: TSMediaFileOperation = []
-    /// The files of the type can be listed.
+    /// Bit 0: the device lists files of the type.
     public static let list = TSMediaFileOperation(rawValue: 1 << 0)
     /// A listed file can be downloaded.
     public static let download = TSMediaFileOperation(rawValue: 1 << 1)

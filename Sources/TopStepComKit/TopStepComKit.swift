@@ -5,7 +5,7 @@ import AIBudsSync
 /// The TopStep SDK's entry point: one shared instance that binds to a device and offers its
 /// features, for example `TopStepComKit.sharedInstance.mediaFile`.
 public final class TopStepComKit: Sendable {
-    /// The shared instance.
+    /// The one kit of the process; its features (`mediaFile`, ...) share its state.
     public static let sharedInstance = TopStepComKit()
 
     /// The kit's mutable state, shared with its features.

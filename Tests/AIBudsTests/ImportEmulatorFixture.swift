@@ -125,7 +125,7 @@ func fetchAll(_ engine: MediaImportEngine) async throws -> (events: [MediaFetchE
     return (events, models)
 }
 
-/// Records the seed API's callbacks by name, in order, from any queue.
+/// Records the callbacks of the vendor's import API by name, in order, from any queue.
 final class CallRecorder: Sendable {
     private let state = Locked<(names: [String], completion: NSError??)>(([], nil))
     private let done = OneShot<NSError?>()
@@ -222,7 +222,7 @@ final class ObservedChannel: MediaImportControlChannel {
     }
 }
 
-/// What the seed API's import handlers reported.
+/// What the import handlers of the vendor's import API reported.
 final class ImportCallRecorder: Sendable {
     let calls = CallRecorder()
     private let state = Locked<(files: [ImportedMediaFileModel], chunks: Int, dataBytes: Int, stabilized: [ImportedMediaFileModel])>(([], 0, 0, []))

@@ -152,7 +152,7 @@ extension SDKTests {
             #expect(try await engine.deleteAllMediaFiles() == 2)
             #expect(try await device.listMediaFiles(type: nil).files.isEmpty)
 
-            // The seed's completion-handler forms, on the device itself.
+            // The vendor API's completion-handler forms, on the device itself.
             let deleted = CallRecorder()
             device.deleteMediaFile("B.jpg") { success, status, error in
                 deleted.complete("delete(\(success), \(status.map { "\($0)" } ?? "nil"))", error)

@@ -7,8 +7,8 @@ import Testing
 
 @testable import AIBuds
 
-/// Each failing step of `fetchMediaFilesInfo` ends the chain with its own code, and the seed's
-/// completion still runs exactly once.
+/// Each failing step of `fetchMediaFilesInfo` ends the chain with its own code, and the vendor
+/// API's completion still runs exactly once.
 extension SDKTests {
     @Suite("Import fetch failures", .timeLimit(.minutes(1)))
     struct ImportFetchFailureTests {

@@ -4,8 +4,8 @@ import AIBudsSync
 import Foundation
 import Testing
 
-/// The seed's Swift usage example (shared/seeds/000), the whole fetch-then-import block verbatim,
-/// against the emulator. Its `print` calls reach this suite's `print`, which records the lines.
+/// The Swift usage example of the vendor's "Import Media Files" page (the "seed" of the names
+/// here), the whole fetch-then-import block verbatim, against the emulator. Its `print` calls reach this suite's `print`, which records the lines.
 extension SDKTests {
     @Suite("Import: the seed's usage example", .timeLimit(.minutes(1)))
     struct ImportSeedExampleTests {
@@ -23,7 +23,7 @@ extension SDKTests {
             output.append(items.map { "\($0)" }.joined(separator: separator))
         }
 
-        /// The example, verbatim from the seed.
+        /// The example, verbatim from the vendor's page.
         func runSeedExample(_ device: AnyObject) {
             guard let device = device as? DeviceMediaFileImportAPI else { return }
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import AIBuds
 
-/// The stabilization phase's contract, through the seed's callbacks, with test plugins.
+/// The stabilization phase's contract, through the vendor import API's callbacks, with test plugins.
 extension SDKTests {
     @Suite("Import stabilization phase", .timeLimit(.minutes(1)))
     struct ImportStabilizationTests {

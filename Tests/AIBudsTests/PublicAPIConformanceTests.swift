@@ -5,8 +5,9 @@ import AIBudsSync
 import Foundation
 import Testing
 
-// The public API as the vendors document it (shared/seeds/000 and 002, shared/reference/public-api.md),
-// written the way an app developer writes it from those pages. This file imports the modules without
+// The public API as the vendor documents it (its "Import Media Files" page, its architecture
+// overview, and the Swift interfaces of its published SDK), written the way an app developer writes
+// it from those pages. This file imports the modules without
 // `@testable`, so everything it names must be public. A renamed member, a changed label, type,
 // optionality or `@Sendable`, or a changed case fails the build; a changed raw value fails a test.
 
@@ -60,7 +61,7 @@ struct PublicAPIConformanceTests {
     }
 
     @Test func aiServiceVendorIsSpelledAsTheVendorSpellsIt() {
-        // `.starBurst` with an uppercase B, `.mltcloud` all lowercase (shared/seeds/002).
+        // `.starBurst` with an uppercase B, `.mltcloud` all lowercase, as the vendor spells them.
         let vendors: [AIServiceVendor] = [.none, .starBurst, .mltcloud]
         #expect(vendors == AIServiceVendor.allCases)
         for vendor in vendors {
@@ -84,7 +85,7 @@ struct PublicAPIConformanceTests {
         sameType(AIBudsCompletionHandler.self, (@Sendable (Bool, NSError?) -> Void).self)
         sameType(AIBudsStatusCodeCompletionHandler.self, (@Sendable (Bool, NSNumber?, NSError?) -> Void).self)
 
-        // DeviceMediaFileImportAPI (shared/seeds/000), in the order of the declarations.
+        // DeviceMediaFileImportAPI as the vendor publishes it, in the order of the declarations.
         sameType(AIBudsMediaFileImportConfigureHotspotStartingHandler.self, (@Sendable () -> Void).self)
         sameType(AIBudsMediaFileImportHotspotConfigureCompletionHandler.self, (@Sendable (Bool, NSError?) -> Void).self)
         sameType(AIBudsEnterMediaFileTransferModeStartingHandler.self, (@Sendable () -> Void).self)
@@ -114,7 +115,7 @@ struct PublicAPIConformanceTests {
         sameType(
             AIBudsMediaFileImportCompletionHandler.self, (@Sendable (Bool, [ImportedMediaFileModel], NSError?) -> Void).self)
 
-        // The seed's two names of the import protocol are one protocol.
+        // The vendor's two names of the import protocol are one protocol.
         sameType((any DeviceFileImportAPI).self, (any DeviceMediaFileImportAPI).self)
     }
 
@@ -496,13 +497,13 @@ private final class AppDeviceDelegate: DeviceDelegate {
 
 // MARK: Calls as an app writes them from the docs (compiled, never run)
 
-/// The calls of the seeds' examples and of public-api.md with their documented labels and closure
-/// shapes. It only has to compile; running it would need a connected device.
+/// The calls of the vendor's examples and published interfaces with their documented labels and
+/// closure shapes. It only has to compile; running it would need a connected device.
 private func appCodeFromTheDocs(
     plugin: any BleConnectSDK, found: any FoundDeviceConvertible, device: any DeviceConvertible,
     sdkDelegate: any SDKDelegate, deviceDelegate: any DeviceDelegate
 ) {
-    // AIBudsSDK (public-api.md; shared/seeds/002).
+    // AIBudsSDK (its published interface and the architecture overview's examples).
     AIBudsSDK.initialize([plugin])
     AIBudsSDK.initialize([plugin], delegate: sdkDelegate)
     AIBudsSDK.initialize([plugin], configuration: SDKConfiguration.default(), delegate: sdkDelegate)
@@ -545,7 +546,7 @@ private func appCodeFromTheDocs(
     }
     _ = plugin.classForDeviceModel.init(device: found)
 
-    // Capabilities: cast, then call (shared/seeds/002's examples first).
+    // Capabilities: cast, then call (the architecture overview's examples first).
     if let info = device as? DeviceInfoAPI {
         info.setDeviceTime(Date()) { success, statusCode, error in _ = (success, statusCode, error) }
         info.setDeviceTime(to: Date()) { (success: Bool, statusCode: NSNumber?, error: NSError?) in
@@ -644,7 +645,7 @@ private func vendorValue(_ value: DeviceState) -> Int {
     }
 }
 
-/// The vendor's kinds; `smp` is this project's own (public-api.md allows it).
+/// The vendor's kinds; `smp` is this project's own addition.
 private func vendorValue(_ value: BleProtocolKind) -> Int {
     switch value {
     case .none: -1

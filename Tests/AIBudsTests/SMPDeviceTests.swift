@@ -66,7 +66,7 @@ extension SDKTests {
             device.delegate = events
             let configs = ["STARBURST_PRODUCTID": "sb-product-1", "MLTCLOUD_CHANNELID": "mlt-channel-9"]
 
-            // The architecture seed's connection snippet, verbatim.
+            // The connection snippet of the vendor's architecture overview, verbatim.
             let params = ConnectParams()
             let auth = AIAuthParams()
 

@@ -2,11 +2,12 @@ import AIBuds
 import AIBudsFoundation
 import Testing
 
-/// The seed's usage example compiled in the Swift 5 language mode (AIBudsTests runs it, in Swift 6
-/// mode, against the emulator): handler aliases are `@Sendable` and the device protocols are
-/// class-bound and `Sendable`, so the same text compiles in both.
+/// The Swift usage example of the vendor's "Import Media Files" page (the "seed" of the names here)
+/// compiled in the Swift 5 language mode (AIBudsTests runs it, in Swift 6 mode, against the
+/// emulator): handler aliases are `@Sendable` and the device protocols are class-bound and
+/// `Sendable`, so the same text compiles in both.
 struct ImportSeedExampleSwift5Tests {
-    /// The example, verbatim from the seed.
+    /// The example, verbatim from the vendor's page.
     func runSeedExample(_ device: AnyObject) {
         guard let device = device as? DeviceMediaFileImportAPI else { return }
 

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TopStepComKit
 
-// TopStep's media file API as shared/seeds/001 and shared/reference/public-api.md document it, written
-// the way an app developer writes it from those pages. This file imports the module without
+// TopStep's media file API (`TSMediaFile`) as TopStep's published documentation and SDK headers
+// give it, written the way an app developer writes it from those pages. This file imports the module without
 // `@testable`, so everything it names must be public. A renamed member, a changed label or block shape,
 // or a changed case fails the build; a changed raw value or bit fails a test.
 
@@ -21,7 +21,7 @@ struct TopStepPublicAPIConformanceTests {
         #expect(TSMediaFileOperation.none.isEmpty && TSMediaFileOperation.none.rawValue == 0)
         sameType(TSMediaFileOperation.RawValue.self, UInt.self)
 
-        // The seed's `operations & TSMediaFileOperationList`, in Swift.
+        // The documentation's `operations & TSMediaFileOperationList`, in Swift.
         let operations: TSMediaFileOperation = [.list, .download, .delete, .observeChanges]
         #expect(operations.contains(.list) && !operations.contains(.deleteAll))
         #expect(operations.rawValue == 0b10111)
@@ -75,9 +75,9 @@ struct TopStepPublicAPIConformanceTests {
     }
 }
 
-// MARK: Calls as an app writes them from the seed (compiled, never run)
+// MARK: Calls as an app writes them from TopStep's documentation (compiled, never run)
 
-/// The seed's calls with their documented labels and block shapes. It only has to compile; running
+/// The documentation's calls with their documented labels and block shapes. It only has to compile; running
 /// it would need a bound device.
 private func appCodeFromTheSeed(selectedFile: TSMediaFileModel, recordingsFolder: String) {
     let mediaFile: any TSMediaFileInterface = TopStepComKit.sharedInstance.mediaFile
@@ -115,7 +115,7 @@ private func appCodeFromTheSeed(selectedFile: TSMediaFileModel, recordingsFolder
     mediaFile.registerMediaFileListDidChangedBlock(nil)
 }
 
-/// TopStep's error codes (public-api.md), one exhaustive switch.
+/// TopStep's error codes (its published `TSErrorEnum`), one exhaustive switch.
 private func vendorValue(_ code: TSErrorEnum) -> Int {
     switch code {
     case .unknown: 1001

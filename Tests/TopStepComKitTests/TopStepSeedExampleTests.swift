@@ -16,7 +16,8 @@ extension LoopbackEmulator {
     }
 }
 
-/// The seed's example, in Swift, against the emulator's watch profile over UDP. It initializes
+/// The example of TopStep's media file documentation (the "seed" of the names here), in Swift,
+/// against the emulator's watch profile over UDP. It initializes
 /// `AIBudsSDK`, so it holds its state lock exclusively (see `SDKStateLock`).
 @Suite(.serialized, .sdkState(.exclusive)) struct TopStepSeedExampleTests {
     @Test func theSeedExampleRunsAgainstTheWatch() async throws {

@@ -38,7 +38,7 @@ extension DeviceEqualizerAPI {
 
 /// Active noise cancellation.
 public protocol DeviceANCAPI: DeviceAPI {
-    /// The current ANC mode.
+    /// The noise cancellation mode in effect on the device: off, on, or transparency.
     var ancMode: AncMode { get }
     /// Selects an ANC mode.
     func setAncMode(_ mode: AncMode) async throws
@@ -51,13 +51,13 @@ extension DeviceANCAPI {
     }
 }
 
-/// Wear detection.
+/// Whether the device is being worn, and whether it should sense that at all.
 public protocol DeviceWearDetectionAPI: DeviceAPI {
     /// Whether the device can detect being worn.
     var isWearDetectionSupported: Bool { get }
     /// Whether wear detection is on.
     var isWearDetectionEnabled: Bool { get }
-    /// The current wear status.
+    /// Whether the device is on the wearer now: worn, not worn, or unknown.
     var wearStatus: WearStatus { get }
     /// Turns wear detection on or off.
     func setWearDetectionEnabled(_ enabled: Bool) async throws

@@ -1,7 +1,8 @@
 import AIBudsFoundation
 import Foundation
 
-/// Audio recording on the device.
+/// Starts and stops the device's own microphone recordings, which it keeps as media files, and
+/// limits their length.
 public protocol DeviceAudioRecordingAPI: DeviceAPI {
     /// The longest recording the device makes, in seconds, when known.
     var maxAudioRecordDuration: NSNumber? { get }
@@ -22,7 +23,8 @@ extension DeviceAudioRecordingAPI {
         AIBudsCall.run(completion) { try await self.setMaxAudioRecordDuration(seconds) }
     }
 
-    /// Starts recording.
+    /// Starts a microphone recording on the device, then calls `completion` with the device's
+    /// status code or the error.
     public func requestStartAudioRecording(_ completion: AIBudsStatusCodeCompletionHandler?) {
         AIBudsCall.run(completion) { try await self.requestStartAudioRecording() }
     }

@@ -28,7 +28,8 @@ extension DeviceCameraAPI {
         AIBudsCall.run(completion) { try await self.setMaxVideoRecordDuration(seconds) }
     }
 
-    /// Takes a photo.
+    /// Has the device's camera capture in `mode` (one photo or a burst); `completion` gets status
+    /// code 0 once the device has taken it.
     public func requestPhotoTaking(withCaptureMode mode: PhotoCaptureMode, completion: AIBudsStatusCodeCompletionHandler?) {
         AIBudsCall.run(completion) {
             _ = try await self.requestPhotoTaking(withCaptureMode: mode)

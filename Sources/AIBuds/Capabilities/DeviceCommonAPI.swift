@@ -14,7 +14,8 @@ extension DeviceCommonAPI {
         AIBudsCall.run(completion) { try await self.factoryReset() }
     }
 
-    /// Powers the device off.
+    /// Switches the device off, then calls `completion` on the callback queue; the device stops
+    /// answering until restarted.
     public func powerOff(_ completion: AIBudsCompletionHandler?) {
         AIBudsCall.run(completion) { try await self.powerOff() }
     }

@@ -18,7 +18,8 @@ public protocol DeviceHotspotAPI: DeviceAPI {
 }
 
 extension DeviceHotspotAPI {
-    /// Configures the hotspot.
+    /// Sets the Wi-Fi network the device opens in transfer mode (mode, channel, network name,
+    /// passphrase); the completion gets the device's status code.
     public func configureHotspot(
         withMode mode: HotspotMode, channel: Int, ssid: String, password: String,
         completion: AIBudsStatusCodeCompletionHandler?

@@ -46,7 +46,8 @@ extension DeviceInfoAPI {
         AIBudsCall.run(completion) { try await self.setDeviceTime(to: date) }
     }
 
-    /// Sets the device clock to `date` (the architecture seed's spelling of ``setDeviceTime(to:completion:)``).
+    /// Sets the device clock to `date` (the spelling of ``setDeviceTime(to:completion:)`` in the
+/// vendor's architecture overview).
     public func setDeviceTime(_ date: Date, completion: AIBudsStatusCodeCompletionHandler?) {
         setDeviceTime(to: date, completion: completion)
     }

@@ -1,10 +1,12 @@
 import AIBudsFoundation
 import Foundation
 
-/// Lists, imports and deletes the device's media over its hotspot (shared/seeds/000).
+/// Lists, imports and deletes the device's media over its hotspot.
 ///
-/// The members are exactly those of the seed. The import engine that implements them lives in this
-/// module; devices whose profile has the `mediaImport` capability conform.
+/// The members are exactly those of the vendor's published media-import API ("Import Media Files":
+/// configure the hotspot, enter transfer mode, join the hotspot, fetch the media models, import a
+/// selection of them, optionally stabilize videos). The import engine that implements them lives in
+/// this module; devices whose profile has the `mediaImport` capability conform.
 public protocol DeviceMediaFileImportAPI: DeviceAPI {
     /// Whether SDK-internal video stabilization is available for media file import.
     ///
@@ -49,9 +51,11 @@ public protocol DeviceMediaFileImportAPI: DeviceAPI {
     /// Deletes one device file by its device file name.
     func deleteMediaFile(_ fileName: String, completion: AIBudsStatusCodeCompletionHandler?)
 
-    /// Deletes all device media files.
+    /// Empties the device's media storage of every type; the completion gets the device's status
+    /// code. Lists fetched before are stale afterwards.
     func deleteAllMediaFiles(_ completion: AIBudsStatusCodeCompletionHandler?)
 }
 
-/// The architecture seed's name of ``DeviceMediaFileImportAPI``.
+/// The name the vendor's architecture overview gives ``DeviceMediaFileImportAPI``; both name one
+/// protocol, so code written against either compiles.
 public typealias DeviceFileImportAPI = DeviceMediaFileImportAPI

@@ -21,7 +21,7 @@ public protocol DeviceWorkModeAPI: DeviceAPI {
     var workMode: WorkMode { get }
     /// Reads the work mode, updating ``workMode``.
     func requestQueryWorkMode() async throws -> WorkMode
-    /// Sets the work mode.
+    /// Switches an audio device between normal and low-latency (gaming) mode.
     func setWorkMode(_ mode: WorkMode) async throws
 }
 
@@ -31,7 +31,8 @@ extension DeviceWorkModeAPI {
         AIBudsCall.run(completion) { _ = try await self.requestQueryWorkMode() }
     }
 
-    /// Sets the work mode.
+    /// Switches between normal and low-latency (gaming) mode, then calls `completion` on the
+    /// callback queue.
     public func setWorkMode(_ mode: WorkMode, completion: AIBudsCompletionHandler?) {
         AIBudsCall.run(completion) { try await self.setWorkMode(mode) }
     }

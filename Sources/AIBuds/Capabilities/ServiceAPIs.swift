@@ -58,14 +58,16 @@ extension DeviceServiceAuthAPI {
 
 /// Which function each physical operation (tap, press) triggers.
 public protocol DevicePhysicalOperationsAPI: DeviceAPI {
-    /// The current mapping.
+    /// Which function each tap or press on the device triggers now, by operation.
     var physicalOperationMapping: [PhysicalOperation: PhysicalOperationFunction] { get }
-    /// Assigns a function to an operation.
+    /// Makes the tap or press `operation` trigger `function` (play or pause, next track, a photo,
+    /// ...) from now on.
     func assignFunction(_ function: PhysicalOperationFunction, to operation: PhysicalOperation) async throws
 }
 
 extension DevicePhysicalOperationsAPI {
-    /// Assigns a function to an operation.
+    /// Makes the tap or press `operation` trigger `function`, then calls `completion` on the
+    /// callback queue.
     public func assignFunction(
         _ function: PhysicalOperationFunction, to operation: PhysicalOperation, completion: AIBudsCompletionHandler?
     ) {
@@ -79,18 +81,18 @@ public protocol LiveStreamingAPI: DeviceAPI {
     func startRtspLiveStreaming() async throws -> URL
     /// Starts JPEG image streaming and returns the stream URL.
     func startJpegLiveStreaming() async throws -> URL
-    /// Stops streaming.
+    /// Ends the JPEG stream that ``startJpegLiveStreaming()`` began.
     func stopLiveStreaming() async throws
 }
 
 extension LiveStreamingAPI {
-    /// Stops streaming.
+    /// Ends the JPEG live stream, then calls `completion` on the callback queue.
     public func stopLiveStreaming(_ completion: AIBudsCompletionHandler?) {
         AIBudsCall.run(completion) { try await self.stopLiveStreaming() }
     }
 }
 
-/// The on-device voice assistant.
+/// Turns the assistant that listens and answers on the device itself on or off.
 public protocol OnDeviceVoiceAssistantAPI: DeviceAPI {
     /// Whether the voice assistant is on.
     var isVoiceAssistantEnabled: Bool { get }
@@ -109,7 +111,8 @@ extension OnDeviceVoiceAssistantAPI {
 public protocol TeleprompterAPI: DeviceAPI {
     /// Shows `text` on the teleprompter.
     func sendTeleprompterText(_ text: String) async throws
-    /// Closes the teleprompter.
+    /// Ends the teleprompter, taking the text that ``sendTeleprompterText(_:)`` showed off the
+    /// display.
     func closeTeleprompter() async throws
 }
 

@@ -28,7 +28,8 @@ public struct Advertisement: Hashable, Codable, Sendable {
     /// Transmit power in dBm, when advertised.
     public var txPowerLevel: Int?
 
-    /// Creates an advertisement.
+    /// Creates the advertisement a link plugin reports for a found peripheral; every field may be
+    /// absent, as on a real link.
     public init(
         localName: String? = nil, manufacturerData: Data? = nil, serviceUUIDs: [String] = [],
         isConnectable: Bool = true, txPowerLevel: Int? = nil

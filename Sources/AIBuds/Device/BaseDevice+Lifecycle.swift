@@ -29,7 +29,8 @@ extension BaseDevice {
         try await waiter.value()
     }
 
-    /// Disconnects and returns when the device is disconnected.
+    /// Calls ``disconnect()`` and waits until the lifecycle reaches `disconnected`; returns at once
+    /// when it is there already.
     public func disconnectAndWait() async {
         let waiter = OneShot<Void>()
         let done = runtime.withLock { rt -> Bool in

@@ -109,17 +109,20 @@ open class BaseDevice: DeviceConvertible, @unchecked Sendable, CustomStringConve
         get { persisted.withLock { $0.customContent } }
         set { persisted.withLock { $0.customContent = newValue } }
     }
-    /// The kind of product.
+    /// Glasses, earbuds, watch, ...: what the device reported when it was found; it picks the
+    /// plugin's device class.
     public var product: DeviceProduct { persisted.withLock { $0.product } }
     /// The advertised name.
     public var bluetoothName: String? { persisted.withLock { $0.bluetoothName } }
-    /// The MAC address.
+    /// The hardware address from discovery or the device's info, `AA:BB:CC:DD:EE:FF`; nil when
+    /// neither gave one.
     public var macAddress: String? { persisted.withLock { $0.macAddress } }
     /// The model name.
     public var deviceModel: String? { persisted.withLock { $0.deviceModel } }
     /// The serial number.
     public var deviceSerialNum: String? { persisted.withLock { $0.deviceSerialNum } }
-    /// The firmware version.
+    /// The firmware the device reported on its last initialization (kept across launches); nil
+    /// before the first connection.
     public var firmwareVersion: String? { persisted.withLock { $0.firmwareVersion } }
     /// The advertised manufacturer data.
     public var manufacturerData: Data? { persisted.withLock { $0.advertisement.manufacturerData } }

@@ -10,10 +10,10 @@ public struct DeviceAddress: Hashable, Sendable, Codable, LosslessStringConverti
     public var scheme: String
     /// A host name or IP address (IPv6 without brackets).
     public var host: String
-    /// The port.
+    /// The port number the device listens on (a UDP port for the `udp` scheme).
     public var port: UInt16
 
-    /// Creates an address.
+    /// Creates the address `scheme://host:port`; the SMP plugin speaks `udp`.
     public init(scheme: String = "udp", host: String, port: UInt16) {
         self.scheme = scheme
         self.host = host

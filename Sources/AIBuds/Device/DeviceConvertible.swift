@@ -25,11 +25,12 @@ public protocol DeviceConvertible: AnyObject, Sendable, Codable {
     var screenName: String? { get set }
     /// Free-form content the app stores with the device.
     var customContent: String? { get set }
-    /// The kind of product.
+    /// Glasses, earbuds, watch, ...: it decides which capability protocols the device class
+    /// declares.
     var product: DeviceProduct { get }
     /// The name the device advertises on its link.
     var bluetoothName: String? { get }
-    /// The MAC address.
+    /// The hardware address, `AA:BB:CC:DD:EE:FF`, when discovery or the device's info gave one.
     var macAddress: String? { get }
     /// The model name, known after the first connection.
     var deviceModel: String? { get }

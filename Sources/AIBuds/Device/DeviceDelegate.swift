@@ -6,7 +6,8 @@ import Foundation
 /// Set it with `device.delegate = self`; the device holds it weakly. Callbacks arrive in order on the
 /// SDK's callback queue (`SDKConfiguration.callbackQueue`), not necessarily the main queue.
 public protocol DeviceDelegate: AnyObject, Sendable {
-    /// The device started connecting.
+    /// A connection attempt began (the app's `connect`, or the first attempt of an automatic
+    /// reconnection); the link is not up yet.
     func didStartConnectingDevice(_ device: any DeviceConvertible)
     /// The link is up; the SDK now initializes the device.
     func didConnectedToDevice(_ device: any DeviceConvertible)
@@ -19,15 +20,18 @@ public protocol DeviceDelegate: AnyObject, Sendable {
 
     /// The battery level or charging state changed.
     func device(_ device: any DeviceConvertible, didBatteryStatusChanged status: BatteryStatusInfoModel)
-    /// The work state changed.
+    /// The device reported doing something else (recording, transferring files, idle, ...);
+    /// the device's cached status (``BaseDevice/currentStatus``) already holds `state`.
     func device(_ device: any DeviceConvertible, didWorkStateChanged state: WorkState)
-    /// The work mode changed.
+    /// An audio device switched between normal and low-latency mode; the SMP plugin has no such
+    /// event and never calls it.
     func device(_ device: any DeviceConvertible, didWorkModeChanged mode: WorkMode)
-    /// The media counts changed.
+    /// Files were added or deleted: `info` holds the new numbers of photos, videos and audio files.
     func device(_ device: any DeviceConvertible, didMediaCountInfoChanged info: MediaCountInfoModel)
     /// The storage use changed.
     func device(_ device: any DeviceConvertible, didStorageInfoChanged info: StorageInfoModel)
-    /// The hotspot state changed.
+    /// The device's Wi-Fi hotspot opened or closed (`state`), for example on entering or leaving
+    /// transfer mode.
     func device(_ device: any DeviceConvertible, didHotspotStateChanged state: HotspotState)
     /// The device reported its hotspot's data-plane address.
     func device(_ device: any DeviceConvertible, didReceiveHotspotAddress address: String)
@@ -40,61 +44,42 @@ public protocol DeviceDelegate: AnyObject, Sendable {
     func device(_ device: any DeviceConvertible, didMediaFilesChanged generation: UInt64, types: [MediaFileType])
     /// The UI language changed.
     func device(_ device: any DeviceConvertible, didLanguageChanged language: DeviceLanguage)
-    /// The ANC mode changed.
+    /// Noise cancellation switched to `mode`; the SMP plugin has no such event and never calls it.
     func device(_ device: any DeviceConvertible, didAncModeChanged mode: AncMode)
     /// The equalizer preset changed.
     func device(_ device: any DeviceConvertible, didEqualizerModeChanged mode: EqualizerMode)
-    /// The wear status changed.
+    /// The device was put on or taken off; the SMP plugin has no such event and never calls it.
     func device(_ device: any DeviceConvertible, didWearStatusChanged status: WearStatus)
-    /// The TWS connection state changed.
+    /// The two earbuds of a pair connected to or lost each other; the SMP plugin has no such event
+    /// and never calls it.
     func device(_ device: any DeviceConvertible, didTWSConnectionStateChanged state: TWSConnectionState)
     /// The media volume changed.
     func device(_ device: any DeviceConvertible, didVolumeChanged volume: NSNumber)
 }
 
 extension DeviceDelegate {
-    /// Does nothing.
+    // docs: empty defaults, so that a delegate implements only the callbacks it needs
     public func didStartConnectingDevice(_ device: any DeviceConvertible) {}
-    /// Does nothing.
     public func didConnectedToDevice(_ device: any DeviceConvertible) {}
-    /// Does nothing.
     public func didFailToConnectDevice(_ device: any DeviceConvertible, error: NSError?) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didDisconnectWithError error: NSError?) {}
-    /// Does nothing.
     public func deviceDidReady(_ device: any DeviceConvertible) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didBatteryStatusChanged status: BatteryStatusInfoModel) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didWorkStateChanged state: WorkState) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didWorkModeChanged mode: WorkMode) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didMediaCountInfoChanged info: MediaCountInfoModel) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didStorageInfoChanged info: StorageInfoModel) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didHotspotStateChanged state: HotspotState) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didReceiveHotspotAddress address: String) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didFirmwareVersionChanged version: String) {}
-    /// Does nothing.
     public func device(
         _ device: any DeviceConvertible, didReceiveFileDeletingProgressEvent event: FileDeletingProgressEvent
     ) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didMediaFilesChanged generation: UInt64, types: [MediaFileType]) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didLanguageChanged language: DeviceLanguage) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didAncModeChanged mode: AncMode) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didEqualizerModeChanged mode: EqualizerMode) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didWearStatusChanged status: WearStatus) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didTWSConnectionStateChanged state: TWSConnectionState) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didVolumeChanged volume: NSNumber) {}
 }

@@ -4,13 +4,13 @@ import AIBudsFoundation
 public struct DeviceIdentity: Hashable, Codable, Sendable {
     /// The device's name.
     public var name: String
-    /// The kind of product.
+    /// Glasses, earbuds, watch, ... as the device reports it.
     public var product: DeviceProduct
     /// The model name.
     public var model: String
-    /// The serial number.
+    /// The manufacturer's serial number of this unit.
     public var serialNumber: String
-    /// The firmware version.
+    /// The version of the firmware the device runs, as the device spells it.
     public var firmwareVersion: String
     /// The MAC address, `AA:BB:CC:DD:EE:FF`.
     public var macAddress: String
@@ -19,7 +19,8 @@ public struct DeviceIdentity: Hashable, Codable, Sendable {
     /// The largest control packet the device accepts, in bytes.
     public var mtu: Int
 
-    /// Creates an identity.
+    /// Creates the identity a device reported about itself (the SMP plugin reads it from Device
+    /// `info`).
     public init(
         name: String, product: DeviceProduct, model: String, serialNumber: String, firmwareVersion: String,
         macAddress: String, capabilities: Set<DeviceCapability>, mtu: Int

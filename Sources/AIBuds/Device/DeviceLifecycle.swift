@@ -73,7 +73,7 @@ public struct DeviceLifecycle: Sendable {
         case cancelReconnect
     }
 
-    /// The current state.
+    /// Where the connection stands; only the event methods move it.
     public private(set) var state: State = .disconnected
     /// The reconnect policy applied to unexpected losses.
     public var policy: ReconnectPolicy

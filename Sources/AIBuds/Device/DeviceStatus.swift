@@ -7,11 +7,12 @@ public struct DeviceStatus: Sendable {
     public var battery: BatteryStatusInfoModel?
     /// Storage use.
     public var storage: StorageInfoModel?
-    /// Media counts.
+    /// How many photos, videos and audio files the device holds; nil before the first report.
     public var mediaCount: MediaCountInfoModel?
-    /// Work state.
+    /// What the device is doing (recording, transferring, idle, ...); `unknown` before the first
+    /// report.
     public var workState: WorkState = .unknown
-    /// Hotspot state.
+    /// Whether the device's Wi-Fi hotspot is open; `unknown` before the first report.
     public var hotspotState: HotspotState = .unknown
     /// The hotspot's data-plane address, once reported.
     public var hotspotAddress: String?

@@ -11,7 +11,7 @@ public protocol FoundDeviceConvertible: AnyObject, Sendable {
     var advertisementData: [String: Any]? { get }
     /// The received signal strength in dBm.
     var RSSI: NSNumber? { get }
-    /// The kind of product.
+    /// Glasses, earbuds, watch, ... as advertised; the SDK creates the device class for it.
     var product: DeviceProduct { get }
     /// The MAC address, when known.
     var macAddress: String? { get }
@@ -39,7 +39,7 @@ public final class FoundDevice: FoundDeviceConvertible, CustomStringConvertible 
     public let advertisement: Advertisement
     /// The received signal strength in dBm.
     public let rssi: Int?
-    /// The kind of product.
+    /// Glasses, earbuds, watch, ... as advertised; the SDK creates the device class for it.
     public let product: DeviceProduct
     /// The MAC address, when known.
     public let macAddress: String?
@@ -48,7 +48,7 @@ public final class FoundDevice: FoundDeviceConvertible, CustomStringConvertible 
     /// What the device said about itself when the plugin confirmed it, if it asked.
     public let identity: DeviceIdentity?
 
-    /// Creates a found device.
+    /// Creates the report of one peripheral a scan saw, as a plugin hands it to the SDK's delegate.
     public init(
         peripheral: Peripheral, advertisement: Advertisement, rssi: Int?, product: DeviceProduct,
         macAddress: String?, protocolKind: BleProtocolKind, identity: DeviceIdentity? = nil

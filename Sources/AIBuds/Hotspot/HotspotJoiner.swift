@@ -62,7 +62,8 @@ public struct HotspotJoinError: Error, Sendable, Equatable, CustomStringConverti
     /// A human-readable explanation; never contains the passphrase.
     public var message: String
 
-    /// Creates an error.
+    /// Creates a join failure of kind `code`, with `message` explaining it in words (never with the
+    /// passphrase).
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message

@@ -3,7 +3,7 @@ import Foundation
 /// The joiner for an emulated device: its hotspot is a loopback address, so there is nothing to
 /// join; it only checks that the device's data plane really is on this host.
 public struct LoopbackHotspotJoiner: HotspotJoiner {
-    /// Creates the joiner.
+    /// Creates a joiner; it has no settings, and joining never touches the network configuration.
     public init() {}
 
     /// Succeeds when `network.baseURL` names a loopback host (127.0.0.0/8, `::1`, `localhost`).

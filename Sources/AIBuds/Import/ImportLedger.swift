@@ -18,7 +18,8 @@ public struct ImportLedgerEntry: Codable, Sendable, Equatable {
     /// When the import finished.
     public var importedAt: Date
 
-    /// Creates an entry.
+    /// Records that file `name` of device `deviceID` (`size` bytes, hex `sha256`) was imported to
+    /// `localPath` at `importedAt`.
     public init(deviceID: String, name: String, size: UInt64, sha256: String, localPath: String, importedAt: Date = Date()) {
         self.deviceID = deviceID
         self.name = name
@@ -92,9 +93,9 @@ public struct ImportLedgerEntry: Codable, Sendable, Equatable {
 /// whose line was lost is recognised by the next import (same name, size and SHA-256 in the
 /// folder) and recorded then. Thread-safe.
 public final class ImportLedger: Sendable {
-    /// The device this ledger is for.
+    /// The identifier of the one device whose imports this ledger records.
     public let deviceID: String
-    /// The ledger file.
+    /// Where the entries are kept, one JSON line per imported file, appended as files are recorded.
     public let fileURL: URL
     private struct State {
         var entries: [String: ImportLedgerEntry]

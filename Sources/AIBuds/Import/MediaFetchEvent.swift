@@ -25,13 +25,13 @@ public enum MediaFetchEvent: Sendable, Equatable {
 
 /// A step of `fetchMediaFiles` that can fail, so that a failure can be reported against it.
 public enum MediaFetchStep: Sendable, Equatable {
-    /// Configuring the hotspot.
+    /// Sending the hotspot's mode, channel, network name and fresh passphrase to the device.
     case configureHotspot
     /// Entering file-transfer mode.
     case enterTransferMode
     /// Waiting for the hotspot to open.
     case waitForHotspot
-    /// Joining the hotspot.
+    /// Connecting this machine to the device's Wi-Fi network through the ``HotspotJoiner``.
     case joinHotspot
     /// Listing the media files.
     case listMedia

@@ -31,7 +31,8 @@ public struct DeviceMediaListing: Sendable, Equatable {
     /// The files, ordered by name.
     public var files: [DeviceMediaEntry]
 
-    /// Creates a listing.
+    /// Creates the whole media list, `files`, as the device listed it at list generation
+    /// `generation`.
     public init(generation: UInt64, files: [DeviceMediaEntry]) {
         self.generation = generation
         self.files = files
@@ -54,7 +55,8 @@ public struct DeviceMediaEntry: Sendable, Equatable {
     /// (``MediaImportControlChannel/mediaFileSHA256(named:)``).
     public var sha256: [UInt8]?
 
-    /// Creates an entry.
+    /// Creates one listed file: its id, name, type, size in bytes, whether six-axis data comes with
+    /// it, and its SHA-256 when the device gave one.
     public init(id: String, name: String, type: MediaFileType, size: UInt64, hasSixAxisData: Bool, sha256: [UInt8]? = nil) {
         self.id = id
         self.name = name

@@ -15,7 +15,8 @@ extension MediaImportEngine: MediaImportEngineProvider {
     public var mediaImport: MediaImportEngine { self }
 }
 
-/// The completion-handler API of shared/seeds/000, a thin layer over the engine's async API.
+/// The completion-handler API of ``DeviceMediaFileImportAPI``, as the vendor publishes it, a thin
+/// layer over the engine's async API.
 ///
 /// Every handler is called on `AIBudsCall.callbackQueue`, in the order the events happened, and
 /// each completion handler exactly once.

@@ -29,7 +29,8 @@ public final class MediaImportEngine: Sendable {
         /// The download engine's tuning.
         public var downloader: HTTPFileDownloader.Configuration
 
-        /// Creates a configuration.
+        /// Creates the settings of a media import engine; the defaults open an access point on
+        /// channel 6 and wait up to 30 s for it.
         public init(
             hotspotMode: HotspotMode = .ap, hotspotChannel: Int = 6, ssidPrefix: String = "AIBuds-",
             hotspotOpenTimeout: Duration = .seconds(30), hotspotPollInterval: Duration = .milliseconds(50),

@@ -73,7 +73,8 @@ public struct MediaImportResult: Sendable {
     /// How many bytes were fetched over the network per device file name (resumed bytes excluded).
     public var bytesFetched: [String: UInt64]
 
-    /// Creates a result.
+    /// Creates the outcome of one import: the files that arrived, the ones that failed, the error
+    /// that ended it early (if any) and the bytes fetched per file.
     public init(importedFiles: [ImportedMediaFileModel], failures: [MediaImportFailure], error: AIBudsError?, bytesFetched: [String: UInt64] = [:]) {
         self.importedFiles = importedFiles
         self.failures = failures
@@ -97,7 +98,7 @@ public struct MediaImportFailure: Sendable {
     /// Why it was not imported.
     public var error: AIBudsError
 
-    /// Creates a failure.
+    /// Records that `mediaFile` could not be imported, and why.
     public init(mediaFile: MediaFileInfoModel, error: AIBudsError) {
         self.mediaFile = mediaFile
         self.error = error

@@ -31,7 +31,8 @@ public struct VideoStabilizationJob: Sendable {
     /// Where to write the stabilized copy; nothing exists there yet.
     public var outputURL: URL
 
-    /// Creates a job.
+    /// Creates the work of stabilizing one imported video: read `sourceURL` (and its six-axis data,
+    /// when there is some) and write `outputURL`.
     public init(mediaFile: ImportedMediaFileModel, sourceURL: URL, sixAxisDataURL: URL?, outputURL: URL) {
         self.mediaFile = mediaFile
         self.sourceURL = sourceURL

@@ -95,9 +95,9 @@ public final class AIBudsSDK: Sendable {
         return true
     }
 
-    /// Initializes the SDK with link plugins, a configuration and an SDK-wide delegate (the architecture
-    /// seed's spelling, `initialize(bleSDKs:configuration:delegate:)`, of
-    /// ``initialize(_:configuration:delegate:)``).
+    /// Initializes the SDK with link plugins, a configuration and an SDK-wide delegate (the vendor's
+    /// architecture overview spells ``initialize(_:configuration:delegate:)`` this way,
+    /// `initialize(bleSDKs:configuration:delegate:)`).
     @discardableResult
     public static func initialize(
         bleSDKs: [any BleConnectSDK], configuration: SDKConfiguration? = nil, delegate: (any SDKDelegate)? = nil

@@ -3,7 +3,8 @@ import Foundation
 
 /// One peripheral a link plugin saw while scanning (what CoreBluetooth's central reports).
 public struct PeripheralDiscovery: Sendable {
-    /// The peripheral.
+    /// The link handle of the device that was seen; connecting and the device's identity go through
+    /// it.
     public var peripheral: Peripheral
     /// What it advertised.
     public var advertisement: Advertisement
@@ -12,7 +13,8 @@ public struct PeripheralDiscovery: Sendable {
     /// What the device said about itself when the plugin confirmed it, if it asked.
     public var identity: DeviceIdentity?
 
-    /// Creates a discovery.
+    /// Creates the report of one device seen while scanning, with its signal strength and, when the
+    /// plugin confirmed it, its identity.
     public init(peripheral: Peripheral, advertisement: Advertisement, rssi: Int?, identity: DeviceIdentity? = nil) {
         self.peripheral = peripheral
         self.advertisement = advertisement
@@ -70,7 +72,8 @@ public struct DiscoveryOptions: Sendable {
     /// How long to wait for a device to confirm itself.
     public var confirmTimeout: Duration
 
-    /// Creates options.
+    /// Creates scan settings: the wait between two passes over the link, and how long a device has
+    /// to confirm itself.
     public init(interval: Duration = .milliseconds(500), confirmTimeout: Duration = .seconds(1)) {
         self.interval = interval
         self.confirmTimeout = confirmTimeout
@@ -78,7 +81,8 @@ public struct DiscoveryOptions: Sendable {
 }
 
 extension BleConnectSDK {
-    /// ``classForDeviceModel`` for every product.
+    /// The default for plugins with one device class: ``classForDeviceModel``, whatever the
+    /// product.
     public func classForDeviceModel(product: DeviceProduct) -> any DeviceConvertible.Type { classForDeviceModel }
 
     /// `name version (build), date`.

@@ -25,7 +25,8 @@ public final class SDKConfiguration: Sendable {
 
     private let fields = Locked(Fields())
 
-    /// Creates the default configuration.
+    /// Creates a configuration with every setting at its default; change them before passing it to
+    /// `AIBudsSDK.initialize`.
     public init() {}
 
     /// The default configuration (a new instance each time).
@@ -128,7 +129,8 @@ public struct ReconnectPolicy: Sendable, Equatable {
         self.maximumDelay = maximumDelay
     }
 
-    /// A policy that never reconnects.
+    /// Reconnection off: after an unexpected loss the device stays disconnected until the app
+    /// connects it again.
     public static let never = ReconnectPolicy(isEnabled: false, maximumAttempts: 0)
 
     /// The delay before attempt `attempt` (1-based), or `nil` when the policy gives up.

@@ -8,7 +8,8 @@ import Foundation
 public protocol SDKDelegate: AnyObject, Sendable {
     /// Scanning started (`true`) or stopped (`false`).
     func onScanningStatusChanged(_ isScanning: Bool)
-    /// A device started connecting.
+    /// A connection attempt of any device began (an app's `connect`, or the first attempt of an
+    /// automatic reconnection).
     func didStartConnectingDevice(_ device: any DeviceConvertible)
     /// A device's link is up.
     func didConnectedToDevice(_ device: any DeviceConvertible)
@@ -21,16 +22,11 @@ public protocol SDKDelegate: AnyObject, Sendable {
 }
 
 extension SDKDelegate {
-    /// Does nothing.
+    // docs: empty defaults, so that a delegate implements only the callbacks it needs
     public func onScanningStatusChanged(_ isScanning: Bool) {}
-    /// Does nothing.
     public func didStartConnectingDevice(_ device: any DeviceConvertible) {}
-    /// Does nothing.
     public func didConnectedToDevice(_ device: any DeviceConvertible) {}
-    /// Does nothing.
     public func didFailToConnectDevice(_ device: any DeviceConvertible, error: NSError?) {}
-    /// Does nothing.
     public func device(_ device: any DeviceConvertible, didDisconnectWithError error: NSError?) {}
-    /// Does nothing.
     public func deviceDidReady(_ device: any DeviceConvertible) {}
 }

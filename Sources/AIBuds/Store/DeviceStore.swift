@@ -88,7 +88,7 @@ public final class DeviceStore: Sendable {
         }
     }
 
-    /// The stored device with this `uuid`.
+    /// Looks a stored device up by the UUID the SDK gave it; nil when no stored device has it.
     public func device(withUUID uuid: UUID) -> (any DeviceConvertible)? {
         devices.first { $0.uuid == uuid }
     }

@@ -1,6 +1,6 @@
 /// Any JSON value, kept verbatim (records of devices whose plugin is not loaded are written back as read).
 public enum JSONValue: Sendable, Hashable, Codable {
-    /// `null`.
+    /// JSON `null`, kept so that a record writes back exactly as read.
     case null
     /// `true` or `false`.
     case bool(Bool)
@@ -8,11 +8,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
     case int(Int64)
     /// A number with a fraction or exponent.
     case double(Double)
-    /// A string.
+    /// A JSON string, escapes resolved.
     case string(String)
-    /// An array.
+    /// A JSON array, its elements in order.
     case array([JSONValue])
-    /// An object.
+    /// A JSON object by member name (member order is not kept).
     case object([String: JSONValue])
 
     /// Decodes any JSON value.

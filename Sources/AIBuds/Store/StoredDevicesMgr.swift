@@ -121,7 +121,9 @@ public final class StoredDevicesMgr: Sendable {
         return devices
     }
 
-    /// Saves the stored devices.
+    /// Writes every stored device to the JSON file now (through a temporary file, `fsync` and
+    /// rename); throws when it cannot be written, or when the file was written by a newer SDK (it
+    /// is then left untouched).
     public static func saveDevices() async throws {
         try store.save()
     }

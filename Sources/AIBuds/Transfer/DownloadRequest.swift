@@ -125,7 +125,7 @@ public struct DownloadResult: Sendable, Hashable {
     public var fileURL: URL
     /// Its path (`fileURL.path`, kept as built so that callers need not ask the URL for it).
     var filePath: String
-    /// Its size.
+    /// The file's length in bytes as listed; the download must deliver exactly this many.
     public var size: Int64
     /// Its SHA-256.
     public var sha256: [UInt8]
@@ -149,7 +149,9 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The longest wait.
     public var maxBackoff: Duration
 
-    /// Creates a policy.
+    /// Creates a retry policy: give up after `maxRetriesWithoutProgress` retries in a row without a
+    /// new byte or `maxRetries` in all; the wait starts at `initialBackoff` and doubles up to
+    /// `maxBackoff`.
     public init(maxRetriesWithoutProgress: Int = 5, maxRetries: Int = 50, initialBackoff: Duration = .milliseconds(50), maxBackoff: Duration = .seconds(2)) {
         self.maxRetriesWithoutProgress = maxRetriesWithoutProgress
         self.maxRetries = maxRetries

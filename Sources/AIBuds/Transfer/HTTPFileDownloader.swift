@@ -183,7 +183,8 @@ public struct DownloadBatchHooks: Sendable {
     /// Called once file `index` has its result: committed (renamed into place), or failed.
     public var finished: @Sendable (_ index: Int, _ result: Result<DownloadResult, TransferError>) -> Void
 
-    /// Creates hooks.
+    /// Creates the batch callbacks: `prepare` may change or skip a request just before it starts,
+    /// `finished` hears each file's result.
     public init(
         prepare: @escaping @Sendable (_ index: Int, _ request: DownloadRequest) -> DownloadRequest?,
         finished: @escaping @Sendable (_ index: Int, _ result: Result<DownloadResult, TransferError>) -> Void

@@ -4,8 +4,8 @@ import Glibc
 
 /// An error of the HTTP download engine: what failed, in words, and the cause underneath.
 ///
-/// The import engine maps the codes to the vendor's file-import codes
-/// (shared/reference/public-api.md): `connectionFailed` → 6010 network error,
+/// The import engine maps the codes to the vendor's file-import codes (``SdkErrorCode``, the
+/// 60xx range of the vendor's published SDK): `connectionFailed` → 6010 network error,
 /// `invalidResponse`, `sizeMismatch`, `checksumMismatch` → 6011 invalid response,
 /// `httpStatus` → 6012 HTTP error, `connectionLost` → 6013 hotspot connection lost,
 /// `invalidURL` → 6014 invalid URL.
@@ -40,12 +40,13 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
     public var code: Code
     /// A sentence describing it.
     public var message: String
-    /// The HTTP status, for `httpStatus`.
+    /// The status code of the response that failed the download, when the error is an HTTP status.
     public var httpStatus: Int?
     /// The error underneath (a `NetError`, an `HTTPError`, an errno).
     public var underlying: (any Error)?
 
-    /// Creates an error.
+    /// Creates a download failure of kind `code`; `httpStatus` goes with `.httpStatus`, and
+    /// `underlying` is the lower-level cause.
     public init(_ code: Code, _ message: String, httpStatus: Int? = nil, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
@@ -70,7 +71,7 @@ public struct FileSystemFailure: Error, Hashable, Sendable, CustomStringConverti
     /// The `errno` reported.
     public var errno: Int32
 
-    /// Creates a failure.
+    /// Records that the system call `operation` on `path` failed with `errno`.
     public init(operation: String, path: String, errno: Int32) {
         self.operation = operation
         self.path = path

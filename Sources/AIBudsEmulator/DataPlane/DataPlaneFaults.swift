@@ -18,7 +18,7 @@ public struct DataPlaneFaults: Hashable, Sendable {
         /// How long it pauses.
         public var duration: Duration
 
-        /// Creates a stall.
+        /// Creates a pause of `duration` in a response body once `atByte` bytes of it are sent.
         public init(atByte: Int64, duration: Duration) {
             self.atByte = atByte
             self.duration = duration
@@ -33,6 +33,6 @@ public struct DataPlaneFaults: Hashable, Sendable {
         self.failNextRequests = failNextRequests
     }
 
-    /// No faults.
+    /// Every HTTP response served whole and at once, the data plane's default.
     public static let none = DataPlaneFaults()
 }

@@ -20,7 +20,7 @@ public final class DataPlaneServer: Sendable {
         public var connections: Int
         /// Requests answered (every status).
         public var requests: Int
-        /// Body bytes sent.
+        /// The response body bytes written to clients, heads excluded.
         public var bodyBytesSent: Int64
     }
 

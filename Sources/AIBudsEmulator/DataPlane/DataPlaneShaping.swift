@@ -8,7 +8,8 @@ public struct DataPlaneShaping: Hashable, Sendable {
     /// The round trip added before each response.
     public var roundTrip: Duration
 
-    /// Creates a shaping.
+    /// Creates a shaping that limits bodies to `bytesPerSecond` (unlimited when nil) and holds each
+    /// response head for `roundTrip`.
     public init(bytesPerSecond: Int64?, roundTrip: Duration) {
         self.bytesPerSecond = bytesPerSecond
         self.roundTrip = roundTrip

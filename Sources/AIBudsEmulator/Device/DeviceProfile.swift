@@ -49,7 +49,7 @@ public struct DeviceProfile: Sendable {
     /// The files a device of this profile starts with when no `--media` or `--manifest` is given.
     public var defaultMedia: [MediaSeed]
 
-    /// The profile of `kind`.
+    /// One of the built-in profiles, ``glasses``, ``earbuds`` or ``watch``, picked by `kind`.
     public static func named(_ kind: Kind) -> DeviceProfile {
         switch kind {
         case .glasses: return glasses
@@ -74,7 +74,8 @@ public struct DeviceProfile: Sendable {
             .generated("AUD_20260301_104000.m4a", type: .audio, size: 480_000),
         ])
 
-    /// Earbuds.
+    /// The "AIBuds Pro 3" earbuds: audio recording and media files over SMP, no hotspot and no
+    /// camera, 1 GiB of storage.
     public static let earbuds = DeviceProfile(
         kind: .earbuds, product: .earbuds, model: "AIBuds Pro 3", firmware: "1.8.0",
         capabilities: ["info", "common", "find", "workState", "audioRecording", "mediaFile", "mediaFile.deleteAll"],
@@ -88,7 +89,8 @@ public struct DeviceProfile: Sendable {
             .generated("REC_20260301_090000.wav", type: .audio, size: 1_920_044),
         ])
 
-    /// A watch.
+    /// The "AIBuds Watch S2" watch: audio recording and media files over SMP, no hotspot, no camera
+    /// and no delete-all, 4 GiB of storage.
     public static let watch = DeviceProfile(
         kind: .watch, product: .watch, model: "AIBuds Watch S2", firmware: "3.1.2",
         capabilities: ["info", "common", "find", "workState", "audioRecording", "mediaFile"],

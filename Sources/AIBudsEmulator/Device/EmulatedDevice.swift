@@ -15,7 +15,7 @@ public struct HotspotConfiguration: Sendable, Equatable {
     /// The passphrase.
     public var password: String
 
-    /// Creates a configuration.
+    /// Creates the hotspot settings: `HotspotMode`, Wi-Fi channel, network name and passphrase.
     public init(mode: HotspotMode, channel: UInt64, ssid: String, password: String) {
         self.mode = mode
         self.channel = channel
@@ -103,7 +103,7 @@ public final class EmulatedDevice: Sendable {
     private let logger: any LogService
     private let state: Locked<State>
 
-    /// Creates a device.
+    /// Creates a device of `profile` named `name` that serves the files of `store`.
     ///
     /// - Parameters:
     ///   - wallClockOrigin: the host wall-clock time at the clock's uptime zero (the device clock
@@ -159,7 +159,7 @@ public final class EmulatedDevice: Sendable {
         }
     }
 
-    /// Removes an observer.
+    /// Stops calling the observer that ``addObserver(_:)`` registered under `key`.
     public func removeObserver(_ key: UInt64) {
         _ = state.withLock { $0.observers.removeValue(forKey: key) }
     }
@@ -299,7 +299,7 @@ public final class EmulatedDevice: Sendable {
         }
     }
 
-    /// The current work state.
+    /// What the device reports doing (recording, transferring files, idle, ...).
     public var workState: WorkState { state.withLock { $0.workState } }
 
     /// Whether the find signal (sound, light) is on.

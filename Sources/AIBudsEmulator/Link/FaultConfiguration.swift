@@ -37,7 +37,8 @@ public struct FaultConfiguration: Sendable, Equatable {
     /// The faults handed to the HTTP data plane.
     public var http = DataPlaneFaults.none
 
-    /// No faults.
+    /// Creates a configuration with every fault off; set its fields, or parse a `--fault` list, to
+    /// add some.
     public init() {}
 
     /// Whether any datagram fault is configured.

@@ -8,7 +8,8 @@ import Foundation
 public enum GeneratedContent {
     private static let golden: UInt64 = 0x9E37_79B9_7F4A_7C15
 
-    /// The bytes in `offset ..< offset + count`.
+    /// Computes `count` bytes of the content for `seed` from byte `offset` on, without generating
+    /// what comes before.
     public static func bytes(seed: UInt64, offset: UInt64, count: Int) -> Data {
         guard count > 0 else { return Data() }
         var data = Data(count: count)

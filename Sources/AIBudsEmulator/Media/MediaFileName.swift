@@ -4,7 +4,7 @@
 /// but a device holds them as two files. This type compares, hashes and orders by the UTF-8 bytes,
 /// which is Unicode scalar order. A name is only ever a key: it is never turned into a path.
 public struct MediaFileName: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The name as text.
+    /// The name as a Swift string, for display and logs (``utf8`` is what identifies it).
     public let text: String
     /// The name's UTF-8 bytes, the identity of the name.
     public let utf8: [UInt8]

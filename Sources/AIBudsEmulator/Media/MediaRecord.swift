@@ -17,7 +17,7 @@ public enum MediaContent: Sendable, Equatable {
 public struct MediaSeed: Sendable, Equatable {
     /// The device file name.
     public var name: MediaFileName
-    /// Its media type.
+    /// Photo, video or audio: the list the file appears in.
     public var type: MediaFileType
     /// Its size in bytes.
     public var size: UInt64
@@ -26,7 +26,8 @@ public struct MediaSeed: Sendable, Equatable {
     /// Its six-axis sidecar (`.gcsv` text), for a video that carries six-axis data.
     public var sidecar: Data?
 
-    /// Creates a seed.
+    /// Describes a file the store starts with: its name, type, size, where its bytes come from, and
+    /// its six-axis sidecar when it has one.
     public init(name: MediaFileName, type: MediaFileType, size: UInt64, content: MediaContent, sidecar: Data? = nil) {
         self.name = name
         self.type = type
@@ -55,7 +56,7 @@ public struct MediaRecord: Sendable, Equatable {
     public var id: String
     /// The device file name.
     public var name: MediaFileName
-    /// Its media type.
+    /// Photo, video or audio: the list the file appears in.
     public var type: MediaFileType
     /// Its size in bytes.
     public var size: UInt64

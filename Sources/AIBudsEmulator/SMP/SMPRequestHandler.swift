@@ -64,7 +64,7 @@ public final class SMPRequestHandler: Sendable {
     private let state: Locked<State>
     private let observerKey = Locked<UInt64?>(nil)
 
-    /// Creates a handler.
+    /// Creates the handler that answers SMP requests for `device`.
     ///
     /// - Parameters:
     ///   - errorRate: the probability (0–1) that a request is answered with `EBUSY`

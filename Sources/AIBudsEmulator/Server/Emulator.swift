@@ -20,7 +20,7 @@ import Foundation
 public final class Emulator: Sendable {
     /// The configuration it runs.
     public let configuration: EmulatorConfiguration
-    /// The device.
+    /// The emulated device: its state, media store and data plane, which the handler serves.
     public let device: EmulatedDevice
     /// The SMP handler (transport-independent; tests may drive it directly).
     public let handler: SMPRequestHandler

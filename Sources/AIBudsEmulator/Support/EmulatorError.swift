@@ -37,7 +37,8 @@ public struct EmulatorError: Error, Sendable, CustomStringConvertible {
     /// The error that caused this one, if any.
     public var underlying: (any Error)?
 
-    /// Creates an error.
+    /// Creates an emulator failure of kind `code`, with `message` for the user and the lower-level
+    /// cause, if any.
     public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message

@@ -9,7 +9,7 @@ public struct SMPTransferProgress: Sendable, Equatable {
     /// The file size.
     public var total: UInt64
 
-    /// Creates a progress value.
+    /// Reports that `completed` of the file's `total` bytes have arrived.
     public init(completed: UInt64, total: UInt64) {
         self.completed = completed
         self.total = total

@@ -31,7 +31,8 @@ public struct SMPError: Error, Sendable, CustomStringConvertible {
     /// The error behind this one (a transport or decoding error), when there is one.
     public var underlying: (any Error)?
 
-    /// Creates an error.
+    /// Creates an SMP client failure of kind `code`, with `message` and the lower-level cause, if
+    /// any.
     public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message

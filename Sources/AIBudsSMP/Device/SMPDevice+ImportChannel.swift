@@ -30,7 +30,8 @@ extension SMPDevice {
             .generation
     }
 
-    /// Deletes every media file (of `type`, or all).
+    /// Sends Media `delete all` for `type` (every type when nil); returns the new list generation
+    /// and how many files went.
     public func deleteAllMediaFiles(type: MediaFileType?) async throws -> (generation: UInt64, deleted: Int) {
         let response = try await run(.mediaImport) { try await $0.request(MediaDeleteAllRequest(type: type?.rawValue)) }
         return (response.generation, Int(clamping: response.deleted))

@@ -237,7 +237,8 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
         return NSNumber(value: response.seconds)
     }
 
-    /// Starts an audio recording.
+    /// Sends Capture `audio start`; the device answers busy when it is already recording. Returns
+    /// status code 0.
     public func requestStartAudioRecording() async throws -> NSNumber? {
         _ = try await run(.audioRecording) { try await $0.request(CaptureAudioStartRequest()) }
         return Self.ok

@@ -11,7 +11,7 @@ import Foundation
 public final class SMPDeviceSession: DeviceSession {
     /// The device's address.
     public let address: DeviceAddress
-    /// The SMP client.
+    /// The client every command of this connection goes through; it closes with the session.
     public let client: SMPClient
     private let eventWait: Duration
     private let logger: any LogService

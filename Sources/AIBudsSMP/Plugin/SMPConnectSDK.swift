@@ -32,15 +32,16 @@ public final class SMPConnectSDK: BleConnectSDK {
     public var sdkVersion: String { "1.0.0" }
     /// `1`.
     public var sdkBuild: String { "1" }
-    /// The release date.
+    /// ``AIBudsSDK/sdkReleaseDate``: the plugin ships with the SDK.
     public var sdkReleaseDate: String { AIBudsSDK.sdkReleaseDate }
     /// `AIBudsSMP`.
     public var sdkName: String { "AIBudsSMP" }
     /// `AIBuds`.
     public var providerName: String { "AIBuds" }
-    /// `.smp`.
+    /// `.smp`: stored devices with this kind come back through this plugin.
     public var protocolKind: BleProtocolKind { .smp }
-    /// ``SMPDevice``.
+    /// ``SMPDevice``, the base class of every device this plugin makes;
+    /// ``classForDeviceModel(product:)`` picks the subclass of a product.
     public var classForDeviceModel: any DeviceConvertible.Type { SMPDevice.self }
 
     /// The per-product class: glasses, earbuds and watch have their own; other products get ``SMPDevice``.

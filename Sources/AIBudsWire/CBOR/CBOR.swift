@@ -191,9 +191,9 @@ extension CBOR: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, Express
     public init(stringLiteral value: String) { self = .text(value) }
     /// A boolean literal: `.bool`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
-    /// An array literal: `.array`.
+    /// `[a, b]` in Swift builds `.array([a, b])`.
     public init(arrayLiteral elements: CBOR...) { self = .array(elements) }
-    /// A float literal: `.float`.
+    /// `1.5` in Swift builds `.float(1.5)`.
     public init(floatLiteral value: Double) { self = .float(value) }
     /// `nil`: `.null`.
     public init(nilLiteral: ()) { self = .null }

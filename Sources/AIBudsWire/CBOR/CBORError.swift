@@ -39,7 +39,7 @@ public struct CBORError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A human-readable explanation.
     public var message: String
 
-    /// Creates an error.
+    /// Creates a decoding failure of kind `code` found at byte `offset` of the input.
     public init(_ code: Code, offset: Int, _ message: String) {
         self.code = code
         self.offset = offset
@@ -59,7 +59,8 @@ public struct CBORLimits: Sendable, Equatable {
     /// The longest byte or text string, in bytes (for indefinite strings, the sum of the chunks).
     public var maxLength: Int
 
-    /// Creates limits.
+    /// Creates decoding limits: `maxDepth` nested arrays and maps, `maxItems` items in all,
+    /// `maxLength` bytes in one string.
     public init(maxDepth: Int = 32, maxItems: Int = 100_000, maxLength: Int = 16 << 20) {
         self.maxDepth = maxDepth
         self.maxItems = maxItems

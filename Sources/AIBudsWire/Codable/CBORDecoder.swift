@@ -14,7 +14,7 @@ public struct CBORDecoder: Sendable {
     /// The bounds applied when parsing bytes.
     public var limits: CBORLimits
 
-    /// Creates a decoder.
+    /// Creates a decoder that fails on input beyond `limits` (depth, item count, string length).
     public init(limits: CBORLimits = .default) {
         self.limits = limits
     }

@@ -8,7 +8,7 @@ import Foundation
 /// that is nil omits its key (the synthesized `encodeIfPresent`); an explicit `encodeNil` writes null.
 /// A value that encodes nothing at all becomes an empty map, so an empty struct is `{}`.
 public struct CBOREncoder: Sendable {
-    /// Creates an encoder.
+    /// Creates an encoder; it has no options.
     public init() {}
 
     /// The CBOR bytes of `value`.

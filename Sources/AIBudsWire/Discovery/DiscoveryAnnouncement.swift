@@ -21,7 +21,8 @@ public struct DiscoveryAnnouncement: Codable, Equatable, Sendable {
     /// the device.
     public var rssi: Int?
 
-    /// Creates an announcement.
+    /// Creates what an emulator announces about itself (docs/protocol.md §5): its name, SMP
+    /// address, product, MAC address, process id and RSSI.
     public init(name: String, address: String, product: Int, mac: String, pid: Int32, rssi: Int?) {
         self.name = name
         self.address = address

@@ -33,7 +33,8 @@ public struct HTTPError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A sentence saying where.
     public var message: String
 
-    /// Creates an error.
+    /// Creates an HTTP syntax failure of kind `code`, with `message` saying what in the message was
+    /// wrong.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message

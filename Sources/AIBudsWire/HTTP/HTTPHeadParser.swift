@@ -5,7 +5,8 @@ public struct HTTPHeadLimits: Hashable, Sendable {
     /// The most header fields a head may carry.
     public var maxHeaderCount: Int
 
-    /// Creates limits.
+    /// Creates head limits: at most `maxHeadBytes` bytes up to the blank line, and `maxHeaderCount`
+    /// header fields.
     public init(maxHeadBytes: Int = 16 * 1024, maxHeaderCount: Int = 100) {
         self.maxHeadBytes = maxHeadBytes
         self.maxHeaderCount = maxHeaderCount
@@ -181,13 +182,13 @@ public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
     /// The minor number.
     public var minor: Int
 
-    /// Creates a version.
+    /// Creates the version a start line spells `HTTP/<major>.<minor>`.
     public init(major: Int, minor: Int) {
         self.major = major
         self.minor = minor
     }
 
-    /// HTTP/1.1.
+    /// `HTTP/1.1`, which both ends of the data plane speak.
     public static let http1_1 = HTTPVersion(major: 1, minor: 1)
     /// HTTP/1.0.
     public static let http1_0 = HTTPVersion(major: 1, minor: 0)

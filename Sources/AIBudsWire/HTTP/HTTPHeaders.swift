@@ -1,6 +1,6 @@
 /// The header fields of an HTTP message, in order, with case-insensitive lookup.
 public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    /// One header field.
+    /// A name and value pair as it appears on one header line.
     public struct Field: Hashable, Sendable {
         /// The field name as written.
         public var name: String

@@ -9,7 +9,7 @@ public struct HTTPRequestHead: HTTPHead {
     /// The header fields.
     public var headers: HTTPHeaders
 
-    /// Creates a request head.
+    /// Creates the request line `method target version` and the header fields that follow it.
     public init(method: String, target: String, version: HTTPVersion = .http1_1, headers: HTTPHeaders = HTTPHeaders()) {
         self.method = method
         self.target = target

@@ -92,7 +92,7 @@ public struct HTTPURL: Hashable, Sendable, CustomStringConvertible {
         return "http://\(hostText):\(port)\(path)"
     }
 
-    /// The `Host` header value.
+    /// What the `Host` header says: the host (bracketed when IPv6), then `:port` unless it is 80.
     public var hostHeader: String {
         let hostText = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
         return port == 80 ? hostText : "\(hostText):\(port)"

@@ -4,16 +4,18 @@ import Foundation
 
 /// Capture audio start: begins an audio recording (rc 5 when already recording).
 public struct CaptureAudioStartRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `audio start` with ``CaptureAudioStartResponse``; the client decodes the
+    /// answer as this type.
     public typealias Response = CaptureAudioStartResponse
-    /// The Capture group.
+    /// Group 67, this project's Capture group (docs/protocol.md §3).
     public static let group = SMPGroupID.capture
-    /// Command 0.
+    /// Command 0 of group 67, `audio start` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 0
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
-    /// Creates the message.
+    /// Creates the request that starts an audio recording; its payload is the empty map.
     public init() {}
 }
 
@@ -22,16 +24,18 @@ public typealias CaptureAudioStartResponse = SMPEmptyResponse
 
 /// Capture audio stop: ends the recording (rc 7 when not recording).
 public struct CaptureAudioStopRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `audio stop` with ``CaptureAudioStopResponse``; the client decodes the
+    /// answer as this type.
     public typealias Response = CaptureAudioStopResponse
-    /// The Capture group.
+    /// Group 67, this project's Capture group (docs/protocol.md §3).
     public static let group = SMPGroupID.capture
-    /// Command 1.
+    /// Command 1 of group 67, `audio stop` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 1
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
-    /// Creates the message.
+    /// Creates the request that ends the audio recording; its payload is the empty map.
     public init() {}
 }
 
@@ -40,19 +44,23 @@ public typealias CaptureAudioStopResponse = CaptureFileResponse
 
 /// Capture photo: takes a photo.
 public struct CapturePhotoRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `photo` with ``CapturePhotoResponse``; the client decodes the answer as
+    /// this type.
     public typealias Response = CapturePhotoResponse
-    /// The Capture group.
+    /// Group 67, this project's Capture group (docs/protocol.md §3).
     public static let group = SMPGroupID.capture
-    /// Command 2.
+    /// Command 2 of group 67, `photo` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 2
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
-    /// The photo mode.
+    /// The `PhotoCaptureMode` raw value (single 0, burst 1); the device takes a single photo when
+    /// absent.
     public var mode: Int?
 
-    /// Creates the message.
+    /// Creates the request for one capture in the `PhotoCaptureMode` with raw value `mode` (a
+    /// single photo when nil).
     public init(mode: Int? = nil) {
         self.mode = mode
     }
@@ -63,16 +71,18 @@ public typealias CapturePhotoResponse = CaptureFileResponse
 
 /// Capture video start: begins a video recording (rc 5 when already recording).
 public struct CaptureVideoStartRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `video start` with ``CaptureVideoStartResponse``; the client decodes the
+    /// answer as this type.
     public typealias Response = CaptureVideoStartResponse
-    /// The Capture group.
+    /// Group 67, this project's Capture group (docs/protocol.md §3).
     public static let group = SMPGroupID.capture
-    /// Command 3.
+    /// Command 3 of group 67, `video start` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 3
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
-    /// Creates the message.
+    /// Creates the request that starts a video recording; its payload is the empty map.
     public init() {}
 }
 
@@ -81,16 +91,18 @@ public typealias CaptureVideoStartResponse = SMPEmptyResponse
 
 /// Capture video stop: ends the recording (rc 7 when not recording).
 public struct CaptureVideoStopRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `video stop` with ``CaptureVideoStopResponse``; the client decodes the
+    /// answer as this type.
     public typealias Response = CaptureVideoStopResponse
-    /// The Capture group.
+    /// Group 67, this project's Capture group (docs/protocol.md §3).
     public static let group = SMPGroupID.capture
-    /// Command 4.
+    /// Command 4 of group 67, `video stop` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 4
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
-    /// Creates the message.
+    /// Creates the request that ends the video recording; its payload is the empty map.
     public init() {}
 }
 
@@ -99,16 +111,19 @@ public typealias CaptureVideoStopResponse = CaptureFileResponse
 
 /// Capture max audio duration read.
 public struct CaptureMaxAudioReadRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `max audio duration` with ``CaptureMaxAudioReadResponse``; the client
+    /// decodes the answer as this type.
     public typealias Response = CaptureMaxAudioReadResponse
-    /// The Capture group.
+    /// Group 67, this project's Capture group (docs/protocol.md §3).
     public static let group = SMPGroupID.capture
-    /// Command 5.
+    /// Command 5 of group 67, `max audio duration` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 5
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
-    /// Creates the message.
+    /// Creates the request for the longest audio recording the device makes; its payload is the
+    /// empty map.
     public init() {}
 }
 
@@ -117,19 +132,21 @@ public typealias CaptureMaxAudioReadResponse = CaptureDurationResponse
 
 /// Capture max audio duration write.
 public struct CaptureMaxAudioWriteRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `max audio duration` with ``CaptureMaxAudioWriteResponse``; the client
+    /// decodes the answer as this type.
     public typealias Response = CaptureMaxAudioWriteResponse
-    /// The Capture group.
+    /// Group 67, this project's Capture group (docs/protocol.md §3).
     public static let group = SMPGroupID.capture
-    /// Command 5.
+    /// Command 5 of group 67, `max audio duration` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 5
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
     /// The longest audio recording, in seconds.
     public var seconds: UInt64
 
-    /// Creates the message.
+    /// Creates the request that limits audio recordings to `seconds`.
     public init(seconds: UInt64) {
         self.seconds = seconds
     }
@@ -140,16 +157,19 @@ public typealias CaptureMaxAudioWriteResponse = SMPEmptyResponse
 
 /// Capture max video duration read.
 public struct CaptureMaxVideoReadRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `max video duration` with ``CaptureMaxVideoReadResponse``; the client
+    /// decodes the answer as this type.
     public typealias Response = CaptureMaxVideoReadResponse
-    /// The Capture group.
+    /// Group 67, this project's Capture group (docs/protocol.md §3).
     public static let group = SMPGroupID.capture
-    /// Command 6.
+    /// Command 6 of group 67, `max video duration` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 6
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
-    /// Creates the message.
+    /// Creates the request for the longest video recording the device makes; its payload is the
+    /// empty map.
     public init() {}
 }
 
@@ -158,19 +178,21 @@ public typealias CaptureMaxVideoReadResponse = CaptureDurationResponse
 
 /// Capture max video duration write.
 public struct CaptureMaxVideoWriteRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `max video duration` with ``CaptureMaxVideoWriteResponse``; the client
+    /// decodes the answer as this type.
     public typealias Response = CaptureMaxVideoWriteResponse
-    /// The Capture group.
+    /// Group 67, this project's Capture group (docs/protocol.md §3).
     public static let group = SMPGroupID.capture
-    /// Command 6.
+    /// Command 6 of group 67, `max video duration` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 6
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
     /// The longest video recording, in seconds.
     public var seconds: UInt64
 
-    /// Creates the message.
+    /// Creates the request that limits video recordings to `seconds`.
     public init(seconds: UInt64) {
         self.seconds = seconds
     }
@@ -184,7 +206,7 @@ public struct CaptureFileResponse: Codable, Sendable, Equatable {
     /// The device file name of the new recording or photo.
     public var name: String
 
-    /// Creates the message.
+    /// Creates the answer naming the file the capture made, as the emulator sends it.
     public init(name: String) {
         self.name = name
     }
@@ -195,7 +217,8 @@ public struct CaptureDurationResponse: Codable, Sendable, Equatable {
     /// The limit in seconds.
     public var seconds: UInt64
 
-    /// Creates the message.
+    /// Creates the answer carrying a maximum recording duration in seconds, as the emulator sends
+    /// it.
     public init(seconds: UInt64) {
         self.seconds = seconds
     }

@@ -2,7 +2,7 @@
 public enum DeviceEventKind {
     /// `{level, charging}`.
     public static let battery = "battery"
-    /// `{state}`.
+    /// `{state}`, a `WorkState` raw value.
     public static let workState = "workState"
     /// `{used_mb, free_mb}`.
     public static let storage = "storage"

@@ -4,22 +4,25 @@ import Foundation
 
 /// Device info: identity, firmware, capabilities and MTU.
 public struct DeviceInfoRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `info` with ``DeviceInfoResponse``; the client decodes the answer as this
+    /// type.
     public typealias Response = DeviceInfoResponse
-    /// The Device group.
+    /// Group 64, this project's Device group (docs/protocol.md §3).
     public static let group = SMPGroupID.device
-    /// Command 0.
+    /// Command 0 of group 64, `info` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 0
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
-    /// Creates the message.
+    /// Creates the request for the device's identity, firmware, capabilities and MTU; its payload
+    /// is the empty map.
     public init() {}
 }
 
 /// The answer to ``DeviceInfoRequest``.
 public struct DeviceInfoResponse: Codable, Sendable, Equatable {
-    /// The device name.
+    /// The device's user-visible name.
     public var name: String
     /// The `DeviceProduct` raw value (glasses 2, earbuds 4, watch 0).
     public var product: Int
@@ -36,7 +39,8 @@ public struct DeviceInfoResponse: Codable, Sendable, Equatable {
     /// The largest SMP packet the device takes.
     public var mtu: UInt64
 
-    /// Creates the message.
+    /// Creates the answer describing the device (identity, firmware, capabilities, MTU), as the
+    /// emulator sends it.
     public init(name: String, product: Int, model: String, serial: String, firmware: String, mac: String, capabilities: [String], mtu: UInt64) {
         self.name = name
         self.product = product
@@ -51,16 +55,18 @@ public struct DeviceInfoResponse: Codable, Sendable, Equatable {
 
 /// Device battery level and charging state.
 public struct DeviceBatteryRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `battery` with ``DeviceBatteryResponse``; the client decodes the answer
+    /// as this type.
     public typealias Response = DeviceBatteryResponse
-    /// The Device group.
+    /// Group 64, this project's Device group (docs/protocol.md §3).
     public static let group = SMPGroupID.device
-    /// Command 1.
+    /// Command 1 of group 64, `battery` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 1
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
-    /// Creates the message.
+    /// Creates the request for the battery level and charging state; its payload is the empty map.
     public init() {}
 }
 
@@ -71,7 +77,8 @@ public struct DeviceBatteryResponse: Codable, Sendable, Equatable {
     /// Whether the device is charging.
     public var charging: Bool
 
-    /// Creates the message.
+    /// Creates the answer with the charge in percent and whether the device charges, as the
+    /// emulator sends it.
     public init(level: UInt64, charging: Bool) {
         self.level = level
         self.charging = charging
@@ -80,16 +87,18 @@ public struct DeviceBatteryResponse: Codable, Sendable, Equatable {
 
 /// Device storage use.
 public struct DeviceStorageRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `storage` with ``DeviceStorageResponse``; the client decodes the answer
+    /// as this type.
     public typealias Response = DeviceStorageResponse
-    /// The Device group.
+    /// Group 64, this project's Device group (docs/protocol.md §3).
     public static let group = SMPGroupID.device
-    /// Command 2.
+    /// Command 2 of group 64, `storage` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 2
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
-    /// Creates the message.
+    /// Creates the request for the used and free storage in MB; its payload is the empty map.
     public init() {}
 }
 
@@ -106,25 +115,28 @@ public struct DeviceStorageResponse: Codable, Sendable, Equatable {
         case freeMB = "free_mb"
     }
 
-    /// Creates the message.
+    /// Creates the answer with the used and free storage in MB, as the emulator sends it.
     public init(usedMB: UInt64, freeMB: UInt64) {
         self.usedMB = usedMB
         self.freeMB = freeMB
     }
 }
 
-/// Device media count by kind.
+/// Device `media count`: how many photos, videos and audio files the device holds.
 public struct DeviceMediaCountRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `media count` with ``DeviceMediaCountResponse``; the client decodes the
+    /// answer as this type.
     public typealias Response = DeviceMediaCountResponse
-    /// The Device group.
+    /// Group 64, this project's Device group (docs/protocol.md §3).
     public static let group = SMPGroupID.device
-    /// Command 3.
+    /// Command 3 of group 64, `media count` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 3
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
-    /// Creates the message.
+    /// Creates the request for how many photos, videos and audio files the device holds; its
+    /// payload is the empty map.
     public init() {}
 }
 
@@ -137,7 +149,7 @@ public struct DeviceMediaCountResponse: Codable, Sendable, Equatable {
     /// The number of audio recordings.
     public var audios: UInt64
 
-    /// Creates the message.
+    /// Creates the answer with the photo, video and audio file counts, as the emulator sends it.
     public init(photos: UInt64, videos: UInt64, audios: UInt64) {
         self.photos = photos
         self.videos = videos
@@ -147,16 +159,18 @@ public struct DeviceMediaCountResponse: Codable, Sendable, Equatable {
 
 /// Device time read: the device's clock in Unix seconds.
 public struct DeviceTimeReadRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `time` with ``DeviceTimeReadResponse``; the client decodes the answer as
+    /// this type.
     public typealias Response = DeviceTimeReadResponse
-    /// The Device group.
+    /// Group 64, this project's Device group (docs/protocol.md §3).
     public static let group = SMPGroupID.device
-    /// Command 4.
+    /// Command 4 of group 64, `time` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 4
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
-    /// Creates the message.
+    /// Creates the request for the device clock in Unix seconds; its payload is the empty map.
     public init() {}
 }
 
@@ -165,7 +179,7 @@ public struct DeviceTimeReadResponse: Codable, Sendable, Equatable {
     /// Unix time in seconds.
     public var time: Int
 
-    /// Creates the message.
+    /// Creates the answer with the device clock in Unix seconds, as the emulator sends it.
     public init(time: Int) {
         self.time = time
     }
@@ -173,19 +187,21 @@ public struct DeviceTimeReadResponse: Codable, Sendable, Equatable {
 
 /// Device time write: sets the device's clock.
 public struct DeviceTimeWriteRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `time` with ``DeviceTimeWriteResponse``; the client decodes the answer as
+    /// this type.
     public typealias Response = DeviceTimeWriteResponse
-    /// The Device group.
+    /// Group 64, this project's Device group (docs/protocol.md §3).
     public static let group = SMPGroupID.device
-    /// Command 4.
+    /// Command 4 of group 64, `time` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 4
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
     /// Unix time in seconds.
     public var time: Int
 
-    /// Creates the message.
+    /// Creates the request that sets the device clock to `time`, in Unix seconds.
     public init(time: Int) {
         self.time = time
     }
@@ -196,16 +212,19 @@ public typealias DeviceTimeWriteResponse = SMPEmptyResponse
 
 /// Device language read: the current and the supported languages.
 public struct DeviceLanguageReadRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `language` with ``DeviceLanguageReadResponse``; the client decodes the
+    /// answer as this type.
     public typealias Response = DeviceLanguageReadResponse
-    /// The Device group.
+    /// Group 64, this project's Device group (docs/protocol.md §3).
     public static let group = SMPGroupID.device
-    /// Command 5.
+    /// Command 5 of group 64, `language` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 5
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
-    /// Creates the message.
+    /// Creates the request for the device language and the languages it supports; its payload is
+    /// the empty map.
     public init() {}
 }
 
@@ -216,7 +235,8 @@ public struct DeviceLanguageReadResponse: Codable, Sendable, Equatable {
     /// Every language the device offers.
     public var supported: [String]
 
-    /// Creates the message.
+    /// Creates the answer with the current language code and the supported ones, as the emulator
+    /// sends it.
     public init(language: String, supported: [String]) {
         self.language = language
         self.supported = supported
@@ -225,19 +245,22 @@ public struct DeviceLanguageReadResponse: Codable, Sendable, Equatable {
 
 /// Device language write: sets the device's language.
 public struct DeviceLanguageWriteRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `language` with ``DeviceLanguageWriteResponse``; the client decodes the
+    /// answer as this type.
     public typealias Response = DeviceLanguageWriteResponse
-    /// The Device group.
+    /// Group 64, this project's Device group (docs/protocol.md §3).
     public static let group = SMPGroupID.device
-    /// Command 5.
+    /// Command 5 of group 64, `language` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 5
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
     /// A language code from `supported`.
     public var language: String
 
-    /// Creates the message.
+    /// Creates the request that switches the device to the language code `language` (one it lists
+    /// as supported).
     public init(language: String) {
         self.language = language
     }
@@ -248,16 +271,19 @@ public typealias DeviceLanguageWriteResponse = SMPEmptyResponse
 
 /// Device work state (idle, recording, ...).
 public struct DeviceWorkStateRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `work state` with ``DeviceWorkStateResponse``; the client decodes the
+    /// answer as this type.
     public typealias Response = DeviceWorkStateResponse
-    /// The Device group.
+    /// Group 64, this project's Device group (docs/protocol.md §3).
     public static let group = SMPGroupID.device
-    /// Command 6.
+    /// Command 6 of group 64, `work state` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 6
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
-    /// Creates the message.
+    /// Creates the request for what the device is doing (a `WorkState`); its payload is the empty
+    /// map.
     public init() {}
 }
 
@@ -266,7 +292,7 @@ public struct DeviceWorkStateResponse: Codable, Sendable, Equatable {
     /// The `WorkState` raw value.
     public var state: Int
 
-    /// Creates the message.
+    /// Creates the answer carrying a `WorkState` raw value, as the emulator sends it.
     public init(state: Int) {
         self.state = state
     }
@@ -274,13 +300,15 @@ public struct DeviceWorkStateResponse: Codable, Sendable, Equatable {
 
 /// Device events (long-poll): every event with `seq > since`, waiting up to `wait_ms` when there is none.
 public struct DeviceEventsRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `events` with ``DeviceEventsResponse``; the client decodes the answer as
+    /// this type.
     public typealias Response = DeviceEventsResponse
-    /// The Device group.
+    /// Group 64, this project's Device group (docs/protocol.md §3).
     public static let group = SMPGroupID.device
-    /// Command 7.
+    /// Command 7 of group 64, `events` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 7
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
     /// The last event sequence number the client has seen.
@@ -294,7 +322,8 @@ public struct DeviceEventsRequest: SMPRequest, Equatable {
         case waitMs = "wait_ms"
     }
 
-    /// Creates the message.
+    /// Creates the long poll for events newer than sequence number `since`, held by the device up
+    /// to `waitMs` milliseconds.
     public init(since: UInt64, waitMs: UInt64) {
         self.since = since
         self.waitMs = waitMs
@@ -308,7 +337,8 @@ public struct DeviceEventsResponse: Codable, Sendable, Equatable {
     /// The new events, oldest first; empty when nothing happened.
     public var events: [DeviceEvent]
 
-    /// Creates the message.
+    /// Creates the answer with the newest sequence number and the events after the asked one, as
+    /// the emulator sends it.
     public init(seq: UInt64, events: [DeviceEvent]) {
         self.seq = seq
         self.events = events
@@ -317,16 +347,19 @@ public struct DeviceEventsResponse: Codable, Sendable, Equatable {
 
 /// Device factory reset: deletes all media.
 public struct DeviceFactoryResetRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `factory reset` with ``DeviceFactoryResetResponse``; the client decodes
+    /// the answer as this type.
     public typealias Response = DeviceFactoryResetResponse
-    /// The Device group.
+    /// Group 64, this project's Device group (docs/protocol.md §3).
     public static let group = SMPGroupID.device
-    /// Command 8.
+    /// Command 8 of group 64, `factory reset` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 8
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
-    /// Creates the message.
+    /// Creates the request that resets the device to factory settings, deleting all media; its
+    /// payload is the empty map.
     public init() {}
 }
 
@@ -335,16 +368,18 @@ public typealias DeviceFactoryResetResponse = SMPEmptyResponse
 
 /// Device power off: the device ends its session and stops answering until restarted.
 public struct DevicePowerOffRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `power off` with ``DevicePowerOffResponse``; the client decodes the
+    /// answer as this type.
     public typealias Response = DevicePowerOffResponse
-    /// The Device group.
+    /// Group 64, this project's Device group (docs/protocol.md §3).
     public static let group = SMPGroupID.device
-    /// Command 9.
+    /// Command 9 of group 64, `power off` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 9
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
-    /// Creates the message.
+    /// Creates the request that powers the device off; its payload is the empty map.
     public init() {}
 }
 
@@ -353,19 +388,21 @@ public typealias DevicePowerOffResponse = SMPEmptyResponse
 
 /// Device find: starts or stops the find-my-device signal.
 public struct DeviceFindRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `find` with ``DeviceFindResponse``; the client decodes the answer as this
+    /// type.
     public typealias Response = DeviceFindResponse
-    /// The Device group.
+    /// Group 64, this project's Device group (docs/protocol.md §3).
     public static let group = SMPGroupID.device
-    /// Command 10.
+    /// Command 10 of group 64, `find` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 10
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
     /// Whether the signal is on.
     public var on: Bool
 
-    /// Creates the message.
+    /// Creates the request that turns the find-my-device signal on (`on` true) or off.
     public init(on: Bool) {
         self.on = on
     }
@@ -383,7 +420,8 @@ public struct DeviceEvent: Codable, Sendable, Equatable {
     /// The new state, a map whose fields depend on `kind`.
     public var value: CBOR
 
-    /// Creates the message.
+    /// Creates an event: sequence number `seq`, the ``DeviceEventKind`` `kind` that changed, and
+    /// its new state `value`.
     public init(seq: UInt64, kind: String, value: CBOR) {
         self.seq = seq
         self.kind = kind

@@ -4,16 +4,19 @@ import Foundation
 
 /// Enumeration count: how many groups the device supports.
 public struct EnumCountRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `count` with ``EnumCountResponse``; the client decodes the answer as this
+    /// type.
     public typealias Response = EnumCountResponse
-    /// The Enumeration group.
+    /// Group 10, Zephyr's standard Enumeration group (docs/protocol.md §2).
     public static let group = SMPGroupID.enumeration
-    /// Command 0.
+    /// Command 0 of group 10, `count` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 0
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
-    /// Creates the message.
+    /// Creates the request for the number of SMP groups the device handles; its payload is the
+    /// empty map.
     public init() {}
 }
 
@@ -22,7 +25,7 @@ public struct EnumCountResponse: Codable, Sendable, Equatable {
     /// The number of groups.
     public var count: UInt64
 
-    /// Creates the message.
+    /// Creates the answer with the number of groups, as the emulator sends it.
     public init(count: UInt64) {
         self.count = count
     }
@@ -30,16 +33,19 @@ public struct EnumCountResponse: Codable, Sendable, Equatable {
 
 /// Enumeration list: the ids of every supported group.
 public struct EnumListRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `list` with ``EnumListResponse``; the client decodes the answer as this
+    /// type.
     public typealias Response = EnumListResponse
-    /// The Enumeration group.
+    /// Group 10, Zephyr's standard Enumeration group (docs/protocol.md §2).
     public static let group = SMPGroupID.enumeration
-    /// Command 1.
+    /// Command 1 of group 10, `list` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 1
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
-    /// Creates the message.
+    /// Creates the request for the ids of every group the device handles; its payload is the empty
+    /// map.
     public init() {}
 }
 
@@ -48,7 +54,7 @@ public struct EnumListResponse: Codable, Sendable, Equatable {
     /// The group ids.
     public var groups: [UInt16]
 
-    /// Creates the message.
+    /// Creates the answer listing the group ids, as the emulator sends it.
     public init(groups: [UInt16]) {
         self.groups = groups
     }
@@ -56,19 +62,21 @@ public struct EnumListResponse: Codable, Sendable, Equatable {
 
 /// Enumeration single: the group id at an index; past the end gives rc 5 (ENOENT).
 public struct EnumSingleRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `single` with ``EnumSingleResponse``; the client decodes the answer as
+    /// this type.
     public typealias Response = EnumSingleResponse
-    /// The Enumeration group.
+    /// Group 10, Zephyr's standard Enumeration group (docs/protocol.md §2).
     public static let group = SMPGroupID.enumeration
-    /// Command 2.
+    /// Command 2 of group 10, `single` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 2
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
     /// The zero-based index; a request without one asks for index 0, as in Zephyr.
     public var index: UInt64
 
-    /// Creates the message.
+    /// Creates the request for the id of the group at position `index` of the device's list.
     public init(index: UInt64) {
         self.index = index
     }
@@ -92,7 +100,8 @@ public struct EnumSingleResponse: Codable, Sendable, Equatable {
     /// `true` on the last index.
     public var end: Bool?
 
-    /// Creates the message.
+    /// Creates the answer with the group id at the asked index (`end` true on the last one), as the
+    /// emulator sends it.
     public init(group: UInt16, end: Bool? = nil) {
         self.group = group
         self.end = end
@@ -101,19 +110,21 @@ public struct EnumSingleResponse: Codable, Sendable, Equatable {
 
 /// Enumeration details: name and handler count of groups.
 public struct EnumDetailsRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `details` with ``EnumDetailsResponse``; the client decodes the answer as
+    /// this type.
     public typealias Response = EnumDetailsResponse
-    /// The Enumeration group.
+    /// Group 10, Zephyr's standard Enumeration group (docs/protocol.md §2).
     public static let group = SMPGroupID.enumeration
-    /// Command 3.
+    /// Command 3 of group 10, `details` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 3
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
     /// The groups to describe; all when absent.
     public var groups: [UInt16]?
 
-    /// Creates the message.
+    /// Creates the request for the name and handler count of `groups` (of every group when nil).
     public init(groups: [UInt16]? = nil) {
         self.groups = groups
     }
@@ -124,7 +135,7 @@ public struct EnumDetailsResponse: Codable, Sendable, Equatable {
     /// One entry per group.
     public var groups: [EnumGroupDetails]
 
-    /// Creates the message.
+    /// Creates the answer with one entry per described group, as the emulator sends it.
     public init(groups: [EnumGroupDetails]) {
         self.groups = groups
     }
@@ -134,12 +145,12 @@ public struct EnumDetailsResponse: Codable, Sendable, Equatable {
 public struct EnumGroupDetails: Codable, Sendable, Equatable {
     /// The group id.
     public var group: UInt16
-    /// The group name.
+    /// The group's name as the device gives it, for example `os mgmt` or `device`.
     public var name: String
     /// The number of commands the group handles.
     public var handlers: UInt64
 
-    /// Creates the message.
+    /// Creates the entry of group id `group`: its name and the number of commands it handles.
     public init(group: UInt16, name: String, handlers: UInt64) {
         self.group = group
         self.name = name

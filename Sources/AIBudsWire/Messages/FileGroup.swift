@@ -4,13 +4,15 @@ import Foundation
 
 /// File download: one chunk of a media file, starting at `off`.
 public struct FileDownloadRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `file` with ``FileDownloadResponse``; the client decodes the answer as
+    /// this type.
     public typealias Response = FileDownloadResponse
-    /// The File group.
+    /// Group 8, Zephyr's standard File group (docs/protocol.md §2).
     public static let group = SMPGroupID.file
-    /// Command 0.
+    /// Command 0 of group 8, `file` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 0
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
     /// The offset to read from.
@@ -18,7 +20,7 @@ public struct FileDownloadRequest: SMPRequest, Equatable {
     /// The path, `/media/<device file name>`.
     public var name: String
 
-    /// Creates the message.
+    /// Creates the request for the chunk of file `name` that starts at byte `off`.
     public init(off: UInt64, name: String) {
         self.off = off
         self.name = name
@@ -34,7 +36,8 @@ public struct FileDownloadResponse: Codable, Sendable, Equatable {
     /// The total file size; only when `off` is 0.
     public var len: UInt64?
 
-    /// Creates the message.
+    /// Creates the answer carrying the chunk at `off` (and the file's total size `len` when `off`
+    /// is 0), as the emulator sends it.
     public init(off: UInt64, data: Data, len: UInt64? = nil) {
         self.off = off
         self.data = data
@@ -44,13 +47,15 @@ public struct FileDownloadResponse: Codable, Sendable, Equatable {
 
 /// File upload: one chunk of a file; at `off` 0 with `len` it creates (or replaces) the file.
 public struct FileUploadRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `file` with ``FileUploadResponse``; the client decodes the answer as this
+    /// type.
     public typealias Response = FileUploadResponse
-    /// The File group.
+    /// Group 8, Zephyr's standard File group (docs/protocol.md §2).
     public static let group = SMPGroupID.file
-    /// Command 0.
+    /// Command 0 of group 8, `file` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 0
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
     /// The offset of `data`.
@@ -62,7 +67,8 @@ public struct FileUploadRequest: SMPRequest, Equatable {
     /// The total size; required when `off` is 0.
     public var len: UInt64?
 
-    /// Creates the message.
+    /// Creates the request that writes `data` at byte `off` of file `name`; `len`, the total size,
+    /// goes with offset 0.
     public init(off: UInt64, data: Data, name: String, len: UInt64? = nil) {
         self.off = off
         self.data = data
@@ -76,7 +82,7 @@ public struct FileUploadResponse: Codable, Sendable, Equatable {
     /// The next offset the device expects.
     public var off: UInt64
 
-    /// Creates the message.
+    /// Creates the answer with the next offset the device expects, as the emulator sends it.
     public init(off: UInt64) {
         self.off = off
     }
@@ -84,19 +90,21 @@ public struct FileUploadResponse: Codable, Sendable, Equatable {
 
 /// File status: the size of a file.
 public struct FileStatusRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `status` with ``FileStatusResponse``; the client decodes the answer as
+    /// this type.
     public typealias Response = FileStatusResponse
-    /// The File group.
+    /// Group 8, Zephyr's standard File group (docs/protocol.md §2).
     public static let group = SMPGroupID.file
-    /// Command 1.
+    /// Command 1 of group 8, `status` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 1
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
     /// The path, `/media/<device file name>`.
     public var name: String
 
-    /// Creates the message.
+    /// Creates the request for the size of file `name`.
     public init(name: String) {
         self.name = name
     }
@@ -107,7 +115,7 @@ public struct FileStatusResponse: Codable, Sendable, Equatable {
     /// The file size in bytes.
     public var len: UInt64
 
-    /// Creates the message.
+    /// Creates the answer with the file size in bytes, as the emulator sends it.
     public init(len: UInt64) {
         self.len = len
     }
@@ -115,13 +123,15 @@ public struct FileStatusResponse: Codable, Sendable, Equatable {
 
 /// File hash/checksum of a file or a range of it.
 public struct FileHashRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `hash/checksum` with ``FileHashResponse``; the client decodes the answer
+    /// as this type.
     public typealias Response = FileHashResponse
-    /// The File group.
+    /// Group 8, Zephyr's standard File group (docs/protocol.md §2).
     public static let group = SMPGroupID.file
-    /// Command 2.
+    /// Command 2 of group 8, `hash/checksum` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 2
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
     /// The path, `/media/<device file name>`.
@@ -133,7 +143,8 @@ public struct FileHashRequest: SMPRequest, Equatable {
     /// The number of bytes to hash (default: to the end).
     public var len: UInt64?
 
-    /// Creates the message.
+    /// Creates the request for the `type` hash (`sha256` or `crc32`) of file `name`, or of its
+    /// `len` bytes from `off`.
     public init(name: String, type: String? = nil, off: UInt64? = nil, len: UInt64? = nil) {
         self.name = name
         self.type = type
@@ -153,7 +164,8 @@ public struct FileHashResponse: Codable, Sendable, Equatable {
     /// 32 bytes for `sha256`, an unsigned integer for `crc32`.
     public var output: FileHashOutput
 
-    /// Creates the message.
+    /// Creates the answer with the hash type, the range it covers and the hash itself, as the
+    /// emulator sends it.
     public init(type: String, off: UInt64, len: UInt64, output: FileHashOutput) {
         self.type = type
         self.off = off
@@ -178,16 +190,18 @@ public struct FileHashResponse: Codable, Sendable, Equatable {
 
 /// File supported hashes: the hash types the device offers.
 public struct FileSupportedHashesRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `supported hashes` with ``FileSupportedHashesResponse``; the client
+    /// decodes the answer as this type.
     public typealias Response = FileSupportedHashesResponse
-    /// The File group.
+    /// Group 8, Zephyr's standard File group (docs/protocol.md §2).
     public static let group = SMPGroupID.file
-    /// Command 3.
+    /// Command 3 of group 8, `supported hashes` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 3
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
-    /// Creates the message.
+    /// Creates the request for the hash types the device computes; its payload is the empty map.
     public init() {}
 }
 
@@ -196,7 +210,8 @@ public struct FileSupportedHashesResponse: Codable, Sendable, Equatable {
     /// Each hash type by name (`sha256`, `crc32`).
     public var types: [String: FileHashTypeInfo]
 
-    /// Creates the message.
+    /// Creates the answer mapping each hash type name to its format and size, as the emulator sends
+    /// it.
     public init(types: [String: FileHashTypeInfo]) {
         self.types = types
     }
@@ -204,16 +219,18 @@ public struct FileSupportedHashesResponse: Codable, Sendable, Equatable {
 
 /// File close: ends any open upload or download.
 public struct FileCloseRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `close` with ``FileCloseResponse``; the client decodes the answer as this
+    /// type.
     public typealias Response = FileCloseResponse
-    /// The File group.
+    /// Group 8, Zephyr's standard File group (docs/protocol.md §2).
     public static let group = SMPGroupID.file
-    /// Command 4.
+    /// Command 4 of group 8, `close` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 4
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
-    /// Creates the message.
+    /// Creates the request that ends any open upload or download; its payload is the empty map.
     public init() {}
 }
 
@@ -227,7 +244,8 @@ public struct FileHashTypeInfo: Codable, Sendable, Equatable {
     /// The output size in bytes.
     public var size: UInt64
 
-    /// Creates the message.
+    /// Creates the description of a hash type: its output `format` (1 bytes, 0 an integer) and
+    /// `size` in bytes.
     public init(format: UInt64, size: UInt64) {
         self.format = format
         self.size = size

@@ -4,13 +4,15 @@ import Foundation
 
 /// Hotspot configure: the Wi-Fi network the device's data plane uses.
 public struct HotspotConfigureRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `configure` with ``HotspotConfigureResponse``; the client decodes the
+    /// answer as this type.
     public typealias Response = HotspotConfigureResponse
-    /// The Hotspot group.
+    /// Group 66, this project's Hotspot group (docs/protocol.md §3).
     public static let group = SMPGroupID.hotspot
-    /// Command 0.
+    /// Command 0 of group 66, `configure` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 0
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
     /// The `HotspotMode` raw value (station 0, ap 1, wifiDirect 2).
@@ -22,7 +24,8 @@ public struct HotspotConfigureRequest: SMPRequest, Equatable {
     /// The passphrase.
     public var password: String
 
-    /// Creates the message.
+    /// Creates the request that sets up the hotspot: `HotspotMode` raw value `mode`, Wi-Fi
+    /// `channel`, network name and passphrase.
     public init(mode: Int, channel: UInt64, ssid: String, password: String) {
         self.mode = mode
         self.channel = channel
@@ -36,16 +39,19 @@ public typealias HotspotConfigureResponse = SMPEmptyResponse
 
 /// Hotspot enter transfer mode: opens the HTTP data plane some time later (needs a configured hotspot, else rc 7).
 public struct HotspotEnterTransferRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `enter transfer mode` with ``HotspotEnterTransferResponse``; the client
+    /// decodes the answer as this type.
     public typealias Response = HotspotEnterTransferResponse
-    /// The Hotspot group.
+    /// Group 66, this project's Hotspot group (docs/protocol.md §3).
     public static let group = SMPGroupID.hotspot
-    /// Command 1.
+    /// Command 1 of group 66, `enter transfer mode` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 1
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
-    /// Creates the message.
+    /// Creates the request that puts the device in transfer mode, where it opens the hotspot; its
+    /// payload is the empty map.
     public init() {}
 }
 
@@ -54,16 +60,19 @@ public typealias HotspotEnterTransferResponse = SMPEmptyResponse
 
 /// Hotspot leave transfer mode: closes the data plane and voids the token.
 public struct HotspotLeaveTransferRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `leave transfer mode` with ``HotspotLeaveTransferResponse``; the client
+    /// decodes the answer as this type.
     public typealias Response = HotspotLeaveTransferResponse
-    /// The Hotspot group.
+    /// Group 66, this project's Hotspot group (docs/protocol.md §3).
     public static let group = SMPGroupID.hotspot
-    /// Command 2.
+    /// Command 2 of group 66, `leave transfer mode` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 2
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
-    /// Creates the message.
+    /// Creates the request that takes the device out of transfer mode, closing the data plane and
+    /// voiding its token; its payload is the empty map.
     public init() {}
 }
 
@@ -72,16 +81,19 @@ public typealias HotspotLeaveTransferResponse = SMPEmptyResponse
 
 /// Hotspot state, with the data plane address and token when open.
 public struct HotspotStateRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `state` with ``HotspotStateResponse``; the client decodes the answer as
+    /// this type.
     public typealias Response = HotspotStateResponse
-    /// The Hotspot group.
+    /// Group 66, this project's Hotspot group (docs/protocol.md §3).
     public static let group = SMPGroupID.hotspot
-    /// Command 3.
+    /// Command 3 of group 66, `state` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 3
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
-    /// Creates the message.
+    /// Creates the request for the hotspot state, and its network, data plane URL and token when
+    /// open; its payload is the empty map.
     public init() {}
 }
 
@@ -104,7 +116,8 @@ public struct HotspotStateResponse: Codable, Sendable, Equatable {
         case token
     }
 
-    /// Creates the message.
+    /// Creates the answer with a `HotspotState` raw value and, when open, the network, data plane
+    /// URL and token, as the emulator sends it.
     public init(state: Int, ssid: String? = nil, baseURL: String? = nil, token: String? = nil) {
         self.state = state
         self.ssid = ssid

@@ -4,13 +4,15 @@ import Foundation
 
 /// Media list: one page of the files, ordered by name (Unicode scalar order).
 public struct MediaListRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `list` with ``MediaListResponse``; the client decodes the answer as this
+    /// type.
     public typealias Response = MediaListResponse
-    /// The Media group.
+    /// Group 65, this project's Media group (docs/protocol.md §3).
     public static let group = SMPGroupID.media
-    /// Command 0.
+    /// Command 0 of group 65, `list` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 0
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
     /// Only files of this `MediaFileType` raw value (image 1, audio 2, video 3).
@@ -23,7 +25,9 @@ public struct MediaListRequest: SMPRequest, Equatable {
     /// answers with packets up to this size when its own buffer allows, else up to its MTU.
     public var mtu: UInt64?
 
-    /// Creates the message.
+    /// Creates the request for a page of the media list: files of `type` (all when nil), from index
+    /// `off`, at most `limit` of them, in response packets of up to `mtu` bytes when the device has
+    /// room for them.
     public init(type: Int? = nil, off: UInt64? = nil, limit: UInt64? = nil, mtu: UInt64? = nil) {
         self.type = type
         self.off = off
@@ -41,7 +45,8 @@ public struct MediaListResponse: Codable, Sendable, Equatable {
     /// The files of this page.
     public var files: [MediaFileEntry]
 
-    /// Creates the message.
+    /// Creates a page of the media list at list generation `generation`, of `total` files in all,
+    /// as the emulator sends it.
     public init(generation: UInt64, total: UInt64, files: [MediaFileEntry]) {
         self.generation = generation
         self.total = total
@@ -51,13 +56,15 @@ public struct MediaListResponse: Codable, Sendable, Equatable {
 
 /// Media delete: deletes one file, optionally only if the list generation is still current.
 public struct MediaDeleteRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `delete` with ``MediaDeleteResponse``; the client decodes the answer as
+    /// this type.
     public typealias Response = MediaDeleteResponse
-    /// The Media group.
+    /// Group 65, this project's Media group (docs/protocol.md §3).
     public static let group = SMPGroupID.media
-    /// Command 1.
+    /// Command 1 of group 65, `delete` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 1
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
     /// The device file name.
@@ -65,7 +72,8 @@ public struct MediaDeleteRequest: SMPRequest, Equatable {
     /// The generation the client saw; a stale one fails with rc 3 and deletes nothing.
     public var generation: UInt64?
 
-    /// Creates the message.
+    /// Creates the request that deletes file `name`, only while the list generation is still
+    /// `generation` when one is given.
     public init(name: String, generation: UInt64? = nil) {
         self.name = name
         self.generation = generation
@@ -77,7 +85,7 @@ public struct MediaDeleteResponse: Codable, Sendable, Equatable {
     /// The generation after the deletion.
     public var generation: UInt64
 
-    /// Creates the message.
+    /// Creates the answer with the list generation after the deletion, as the emulator sends it.
     public init(generation: UInt64) {
         self.generation = generation
     }
@@ -85,19 +93,22 @@ public struct MediaDeleteResponse: Codable, Sendable, Equatable {
 
 /// Media delete all, optionally of one type.
 public struct MediaDeleteAllRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `delete all` with ``MediaDeleteAllResponse``; the client decodes the
+    /// answer as this type.
     public typealias Response = MediaDeleteAllResponse
-    /// The Media group.
+    /// Group 65, this project's Media group (docs/protocol.md §3).
     public static let group = SMPGroupID.media
-    /// Command 2.
+    /// Command 2 of group 65, `delete all` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 2
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
     /// Only files of this `MediaFileType` raw value.
     public var type: Int?
 
-    /// Creates the message.
+    /// Creates the request that deletes every media file of `type` (a `MediaFileType` raw value),
+    /// or every file when nil.
     public init(type: Int? = nil) {
         self.type = type
     }
@@ -110,7 +121,8 @@ public struct MediaDeleteAllResponse: Codable, Sendable, Equatable {
     /// The number of files deleted.
     public var deleted: UInt64
 
-    /// Creates the message.
+    /// Creates the answer with the new list generation and how many files were deleted, as the
+    /// emulator sends it.
     public init(generation: UInt64, deleted: UInt64) {
         self.generation = generation
         self.deleted = deleted
@@ -119,13 +131,15 @@ public struct MediaDeleteAllResponse: Codable, Sendable, Equatable {
 
 /// Media changed (long-poll): answers at once when the generation differs from `since`, else waits up to `wait_ms`.
 public struct MediaChangedRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `changed` with ``MediaChangedResponse``; the client decodes the answer as
+    /// this type.
     public typealias Response = MediaChangedResponse
-    /// The Media group.
+    /// Group 65, this project's Media group (docs/protocol.md §3).
     public static let group = SMPGroupID.media
-    /// Command 3.
+    /// Command 3 of group 65, `changed` in the table of docs/protocol.md §3.
     public static let command: UInt8 = 3
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
     /// The generation the client knows.
@@ -139,7 +153,8 @@ public struct MediaChangedRequest: SMPRequest, Equatable {
         case waitMs = "wait_ms"
     }
 
-    /// Creates the message.
+    /// Creates the long poll that answers once the list generation differs from `since`, or after
+    /// `waitMs` milliseconds.
     public init(since: UInt64, waitMs: UInt64) {
         self.since = since
         self.waitMs = waitMs
@@ -148,12 +163,13 @@ public struct MediaChangedRequest: SMPRequest, Equatable {
 
 /// The answer to ``MediaChangedRequest``.
 public struct MediaChangedResponse: Codable, Sendable, Equatable {
-    /// The current generation.
+    /// The media list generation now; it differs from `since` unless the wait ran out.
     public var generation: UInt64
     /// The `MediaFileType` raw values whose lists changed since `since`.
     public var types: [Int]
 
-    /// Creates the message.
+    /// Creates the answer with the current list generation and the media types that changed, as the
+    /// emulator sends it.
     public init(generation: UInt64, types: [Int]) {
         self.generation = generation
         self.types = types
@@ -176,7 +192,8 @@ public struct MediaFileEntry: Codable, Sendable, Equatable {
     /// asks the File group's `hash`).
     public var sha256: Data?
 
-    /// Creates the message.
+    /// Creates a media list entry: the file's id, name, `MediaFileType` raw value, size, whether it
+    /// has six-axis data, and its SHA-256 when known.
     public init(id: String, name: String, type: Int, size: UInt64, sixaxis: Bool, sha256: Data? = nil) {
         self.id = id
         self.name = name

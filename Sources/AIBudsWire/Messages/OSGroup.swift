@@ -4,19 +4,21 @@ import Foundation
 
 /// OS echo: the device answers with the same text.
 public struct OSEchoRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `echo` with ``OSEchoResponse``; the client decodes the answer as this
+    /// type.
     public typealias Response = OSEchoResponse
-    /// The OS group.
+    /// Group 0, Zephyr's standard OS group (docs/protocol.md §2).
     public static let group = SMPGroupID.os
-    /// Command 0.
+    /// Command 0 of group 0, `echo` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 0
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
     /// The text to echo.
     public var d: String
 
-    /// Creates the message.
+    /// Creates the request that the device echo the text `d`.
     public init(d: String) {
         self.d = d
     }
@@ -27,7 +29,7 @@ public struct OSEchoResponse: Codable, Sendable, Equatable {
     /// The echoed text.
     public var r: String
 
-    /// Creates the message.
+    /// Creates the answer echoing the text `r`, as the emulator sends it.
     public init(r: String) {
         self.r = r
     }
@@ -35,16 +37,18 @@ public struct OSEchoResponse: Codable, Sendable, Equatable {
 
 /// OS datetime read: the device's clock.
 public struct OSDatetimeReadRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `datetime` with ``OSDatetimeReadResponse``; the client decodes the answer
+    /// as this type.
     public typealias Response = OSDatetimeReadResponse
-    /// The OS group.
+    /// Group 0, Zephyr's standard OS group (docs/protocol.md §2).
     public static let group = SMPGroupID.os
-    /// Command 4.
+    /// Command 4 of group 0, `datetime` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 4
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
-    /// Creates the message.
+    /// Creates the request for the device clock as UTC text; its payload is the empty map.
     public init() {}
 }
 
@@ -53,7 +57,7 @@ public struct OSDatetimeReadResponse: Codable, Sendable, Equatable {
     /// UTC time as `YYYY-MM-DDTHH:MM:SS`, optionally with `.ffffff`.
     public var datetime: String
 
-    /// Creates the message.
+    /// Creates the answer with the clock as `YYYY-MM-DDTHH:MM:SS` in UTC, as the emulator sends it.
     public init(datetime: String) {
         self.datetime = datetime
     }
@@ -61,19 +65,21 @@ public struct OSDatetimeReadResponse: Codable, Sendable, Equatable {
 
 /// OS datetime write: sets the device's clock.
 public struct OSDatetimeWriteRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `datetime` with ``OSDatetimeWriteResponse``; the client decodes the
+    /// answer as this type.
     public typealias Response = OSDatetimeWriteResponse
-    /// The OS group.
+    /// Group 0, Zephyr's standard OS group (docs/protocol.md §2).
     public static let group = SMPGroupID.os
-    /// Command 4.
+    /// Command 4 of group 0, `datetime` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 4
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
     /// UTC time as `YYYY-MM-DDTHH:MM:SS`, optionally with `.ffffff`.
     public var datetime: String
 
-    /// Creates the message.
+    /// Creates the request that sets the device clock to `datetime`, `YYYY-MM-DDTHH:MM:SS` in UTC.
     public init(datetime: String) {
         self.datetime = datetime
     }
@@ -84,19 +90,22 @@ public typealias OSDatetimeWriteResponse = SMPEmptyResponse
 
 /// OS reset: the device answers, then restarts its session.
 public struct OSResetRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `reset` with ``OSResetResponse``; the client decodes the answer as this
+    /// type.
     public typealias Response = OSResetResponse
-    /// The OS group.
+    /// Group 0, Zephyr's standard OS group (docs/protocol.md §2).
     public static let group = SMPGroupID.os
-    /// Command 5.
+    /// Command 5 of group 0, `reset` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 5
-    /// A write.
+    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
+    /// op 3 (write response).
     public static let operation = SMPOperation.write
 
     /// Non-zero to reset even when busy.
     public var force: UInt64?
 
-    /// Creates the message.
+    /// Creates the request that restarts the device's session; a non-zero `force` resets it even
+    /// when busy.
     public init(force: UInt64? = nil) {
         self.force = force
     }
@@ -107,16 +116,19 @@ public typealias OSResetResponse = SMPEmptyResponse
 
 /// OS MCUmgr parameters: buffer size (the MTU) and count.
 public struct OSParamsRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `mcumgr params` with ``OSParamsResponse``; the client decodes the answer
+    /// as this type.
     public typealias Response = OSParamsResponse
-    /// The OS group.
+    /// Group 0, Zephyr's standard OS group (docs/protocol.md §2).
     public static let group = SMPGroupID.os
-    /// Command 6.
+    /// Command 6 of group 0, `mcumgr params` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 6
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
-    /// Creates the message.
+    /// Creates the request for the device's SMP buffer size (its MTU) and buffer count; its payload
+    /// is the empty map.
     public init() {}
 }
 
@@ -133,7 +145,7 @@ public struct OSParamsResponse: Codable, Sendable, Equatable {
         case bufCount = "buf_count"
     }
 
-    /// Creates the message.
+    /// Creates the answer with the SMP buffer size and count, as the emulator sends it.
     public init(bufSize: UInt64, bufCount: UInt64) {
         self.bufSize = bufSize
         self.bufCount = bufCount
@@ -142,19 +154,22 @@ public struct OSParamsResponse: Codable, Sendable, Equatable {
 
 /// OS/application info, in the style of `uname`.
 public struct OSInfoRequest: SMPRequest, Equatable {
-    /// The answer.
+    /// The device answers `os/app info` with ``OSInfoResponse``; the client decodes the answer as
+    /// this type.
     public typealias Response = OSInfoResponse
-    /// The OS group.
+    /// Group 0, Zephyr's standard OS group (docs/protocol.md §2).
     public static let group = SMPGroupID.os
-    /// Command 7.
+    /// Command 7 of group 0, `os/app info` in the table of docs/protocol.md §2.
     public static let command: UInt8 = 7
-    /// A read.
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
     public static let operation = SMPOperation.read
 
     /// Letters selecting fields: `s` kernel name, `n` node name, `r` release, `v` version, `b` build, `m` machine, `p` processor, `i` platform, `o` OS, `a` all.
     public var format: String?
 
-    /// Creates the message.
+    /// Creates the request for `uname`-style text; `format` holds the letters of the fields to give
+    /// (`a` for all).
     public init(format: String? = nil) {
         self.format = format
     }
@@ -165,7 +180,7 @@ public struct OSInfoResponse: Codable, Sendable, Equatable {
     /// The requested fields, space-separated.
     public var output: String
 
-    /// Creates the message.
+    /// Creates the answer with the `uname`-style text, as the emulator sends it.
     public init(output: String) {
         self.output = output
     }

@@ -2,6 +2,6 @@
 ///
 /// Each such command names it under its own alias (for example ``OSResetResponse``).
 public struct SMPEmptyResponse: Codable, Sendable, Equatable {
-    /// Creates the empty response.
+    /// Creates the answer with no fields, `{}` on the wire.
     public init() {}
 }

@@ -12,7 +12,8 @@ public struct SMPDeviceError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The SMP version of the exchange.
     public var version: SMPVersion
 
-    /// Creates an error.
+    /// Creates the error for the non-zero return code `rc`: of `group` in the v2 `err` shape, or a
+    /// plain `rc` when `group` is nil.
     public init(group: UInt16?, rc: Int, version: SMPVersion) {
         self.group = group
         self.rc = rc

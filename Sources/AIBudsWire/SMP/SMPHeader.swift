@@ -4,11 +4,11 @@ import Foundation
 public enum SMPOperation: UInt8, Sendable {
     /// A read request.
     case read = 0
-    /// The response to a read.
+    /// Op 1: the device's answer to a read, with the same group, command and sequence number.
     case readResponse = 1
     /// A write request.
     case write = 2
-    /// The response to a write.
+    /// Op 3: the device's answer to a write, with the same group, command and sequence number.
     case writeResponse = 3
 
     /// Whether this is a response operation.
@@ -50,7 +50,7 @@ public enum SMPGroupID {
 /// payload length and 4–5 the group, both big-endian, byte 6 the sequence number and byte 7 the
 /// command id.
 public struct SMPHeader: Hashable, Sendable {
-    /// The operation.
+    /// Read, write, or the response to one (the low 3 bits of byte 0).
     public var operation: SMPOperation
     /// The protocol version.
     public var version: SMPVersion
@@ -68,7 +68,8 @@ public struct SMPHeader: Hashable, Sendable {
     /// The size of an encoded header in bytes.
     public static let size = 8
 
-    /// Creates a header.
+    /// Creates the 8-byte header of a packet whose payload is `length` bytes; a response repeats
+    /// its request's group, sequence and command.
     public init(operation: SMPOperation, version: SMPVersion = .v2, flags: UInt8 = 0, length: UInt16,
                 group: UInt16, sequence: UInt8, command: UInt8) {
         self.operation = operation
@@ -140,7 +141,7 @@ public struct SMPPacketError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A human-readable explanation.
     public var message: String
 
-    /// Creates an error.
+    /// Creates a framing failure of kind `code`, with `message` explaining it in words.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
