@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
+# Package.swift declares exactly the project modules each target imports.
+python3 scripts/check-deps.py
 # Every warning is an error, so the gate sees every file, also those an incremental build skips
 # (a file that compiled once compiled without warnings). The tests build with the same flags, so
 # `swift test` reuses this build.

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Checks that Package.swift declares exactly the project modules each target imports.
+
+For every target under Sources/ and Tests/, the project modules its Swift files import (`import X`,
+`@testable import X`, `@_spi(...) import X`, ...) must be the project dependencies Package.swift
+lists for it, no more and no fewer. Toolchain modules (Foundation, Testing, Glibc, ...) are not
+counted. A system-library target (a folder with a module.modulemap) counts as a project module.
+
+Usage: scripts/check-deps.py        exits 1 and lists every mismatch
+"""
+import pathlib
+import re
+import sys
+
+root = pathlib.Path(__file__).resolve().parent.parent
+package = (root / 'Package.swift').read_text()
+# Each target declaration runs from its `.target(` (or executableTarget, testTarget, systemLibrary)
+# to the next one; its first `dependencies: [...]` lists string literals only.
+targets = {}
+pieces = re.split(r'\.(?:target|executableTarget|testTarget|systemLibrary)\(', package)[1:]
+for piece in pieces:
+    name = re.match(r'\s*name:\s*"([^"]+)"', piece).group(1)
+    deps = re.search(r'dependencies:\s*\[(.*?)\]', piece, re.S)
+    targets[name] = set(re.findall(r'"([^"]+)"', deps.group(1))) if deps else set()
+
+project = set(targets)
+IMPORT = re.compile(r'^\s*(?:@[\w()"., ]+\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|typealias)\s+)?(\w+)', re.M)
+problems = []
+for name, declared in sorted(targets.items()):
+    folder = next((base / name for base in (root / 'Sources', root / 'Tests') if (base / name).is_dir()), None)
+    if folder is None or (folder / 'module.modulemap').exists():
+        continue
+    used = set()
+    for path in folder.rglob('*.swift'):
+        used |= {module for module in IMPORT.findall(path.read_text()) if module in project}
+    used.discard(name)
+    for module in sorted(used - declared):
+        problems.append(f'{name}: imports {module} but does not declare it')
+    for module in sorted(declared - used):
+        problems.append(f'{name}: declares {module} but imports nothing of it')
+for line in problems:
+    print(line)
+print(f'{len(targets)} targets checked, {len(problems)} mismatches')
+sys.exit(1 if problems else 0)
