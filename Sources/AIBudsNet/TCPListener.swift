@@ -31,7 +31,7 @@ public final class TCPListener: Sendable {
             }
             self.localAddress = bound
         } catch {
-            Glibc.close(fd)
+            SystemCall.closeIgnoringErrors(fd)
             throw error
         }
         self.descriptor = fd
@@ -43,28 +43,26 @@ public final class TCPListener: Sendable {
     public func accept(timeout: Duration?) throws -> TCPConnection? {
         while true {
             guard !shutDown.load(ordering: .acquiring) else { throw NetError(.closed, "listener was shut down") }
-            let fd = Glibc.accept(descriptor, nil, nil)
-            if fd >= 0 {
+            switch SystemCall.result("accept", { Glibc.accept(descriptor, nil, nil) }) {
+            case .success(let fd):
                 do {
                     try TCPSocketSupport.configureAccepted(fd)
                 } catch {
-                    Glibc.close(fd)
+                    SystemCall.closeIgnoringErrors(fd)
                     throw error
                 }
                 return TCPConnection(descriptor: fd)
-            }
-            switch errno {
-            case EINTR, ECONNABORTED, EPROTO:
+            case .failure(let failure) where failure.errno == ECONNABORTED || failure.errno == EPROTO:
                 continue
-            case EAGAIN, EWOULDBLOCK:
+            case .failure(let failure) where failure.wouldBlock:
                 do {
                     try TCPSocketSupport.waitFor(.readable, fd: descriptor, timeout: timeout, operation: "accept")
                 } catch let error as NetError where error.code == .timedOut {
                     return nil
                 }
-            default:
+            case .failure(let failure):
                 if shutDown.load(ordering: .acquiring) { throw NetError(.closed, "listener was shut down") }
-                throw NetError.posix(.acceptFailed, "accept")
+                throw NetError.posix(.acceptFailed, "accept", errno: failure.errno)
             }
         }
     }
@@ -81,6 +79,6 @@ public final class TCPListener: Sendable {
     public func close() {
         shutdown()
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        Glibc.close(descriptor)
+        SystemCall.closeIgnoringErrors(descriptor)
     }
 }
