@@ -22,10 +22,10 @@ public final class TCPListener: Sendable {
         let fd = try TCPSocketSupport.makeSocket(family: family)
         TCPSocketSupport.setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
         do {
-            guard try address.withSockAddr({ bind(fd, $0, $1) }) == 0 else {
-                throw NetError.posix(.bindFailed, "bind \(address)")
+            try address.withSockAddr { target, length in
+                _ = try NetError.checking(.bindFailed, "bind \(address)", "bind") { bind(fd, target, length) }
             }
-            guard listen(fd, backlog) == 0 else { throw NetError.posix(.listenFailed, "listen on \(address)") }
+            _ = try NetError.checking(.listenFailed, "listen on \(address)", "listen") { listen(fd, backlog) }
             guard let bound = SocketAddress.of(socket: fd, peer: false) else {
                 throw NetError.posix(.bindFailed, "getsockname")
             }

@@ -28,10 +28,9 @@ enum TCPSocketSupport {
 
     /// Makes an accepted socket non-blocking and close-on-exec.
     static func configureAccepted(_ fd: Int32) throws {
-        let flags = fcntl(fd, F_GETFL)
-        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0, fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else {
-            throw NetError.posix(.socketFailed, "fcntl")
-        }
+        let flags = try NetError.checking(.socketFailed, "fcntl", "fcntl") { fcntl(fd, F_GETFL) }
+        _ = try NetError.checking(.socketFailed, "fcntl", "fcntl") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+        _ = try NetError.checking(.socketFailed, "fcntl", "fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
     }
 
     /// Sets an integer socket option.

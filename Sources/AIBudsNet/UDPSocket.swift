@@ -45,8 +45,8 @@ public final class UDPSocket: Sendable {
             let text = (remote ?? local)?.description ?? "nothing"
             throw NetError(.invalidAddress, "a UDP socket needs a numeric IPv4 or IPv6 address, got \(text)")
         }
-        let fd = socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw NetError.posix(.socketFailed, "socket") }
+        let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = try NetError.checking(.socketFailed, "socket", "socket") { socket(family, type, 0) }
         if let receiveBufferSize {
             var size = Int32(clamping: receiveBufferSize)
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -56,13 +56,13 @@ public final class UDPSocket: Sendable {
                 guard local.family == family else {
                     throw NetError(.invalidAddress, "local \(local) and remote \(remote?.description ?? "") differ in address family")
                 }
-                guard try local.withSockAddr({ bind(fd, $0, $1) }) == 0 else {
-                    throw NetError.posix(.bindFailed, "bind \(local)")
+                try local.withSockAddr { target, length in
+                    _ = try NetError.checking(.bindFailed, "bind \(local)", "bind") { bind(fd, target, length) }
                 }
             }
             if let remote {
-                guard try remote.withSockAddr({ Glibc.connect(fd, $0, $1) }) == 0 else {
-                    throw NetError.posix(.connectFailed, "connect to \(remote)")
+                try remote.withSockAddr { target, length in
+                    _ = try NetError.checking(.connectFailed, "connect to \(remote)", "connect") { Glibc.connect(fd, target, length) }
                 }
             }
             guard let bound = SocketAddress.of(socket: fd, peer: false) else {
