@@ -4,7 +4,7 @@ import PackageDescription
 /// Every library module is also a library product of the same name, so an app depends on exactly
 /// what it imports.
 let libraries = [
-    "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBuds", "AIBudsSMP",
+    "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer", "AIBuds", "AIBudsSMP",
     "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
 ]
 
@@ -16,12 +16,15 @@ let package = Package(
     ],
     targets: [
         .target(name: "AIBudsLog"),
-        .target(name: "AIBudsFoundation", dependencies: ["AIBudsLog"]),
+        .target(name: "AIBudsFoundation", dependencies: ["AIBudsLog", "AIBudsWire"]),
         .systemLibrary(name: "CCrypto"),
         .target(name: "AIBudsDigest", dependencies: ["CCrypto"]),
-        .target(name: "AIBudsWire", dependencies: ["AIBudsFoundation", "AIBudsDigest"]),
+        .target(name: "AIBudsWire", dependencies: ["AIBudsDigest"]),
         .target(name: "AIBudsNet", dependencies: ["AIBudsLog"]),
-        .target(name: "AIBuds", dependencies: ["AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest"]),
+        .target(name: "AIBudsTransfer", dependencies: ["AIBudsWire", "AIBudsNet", "AIBudsDigest", "AIBudsLog"]),
+        .target(name: "AIBuds", dependencies: [
+            "AIBudsTransfer", "AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest",
+        ]),
         .target(name: "AIBudsSMP", dependencies: ["AIBuds", "AIBudsWire", "AIBudsNet"]),
         .target(name: "AIBudsEmulator", dependencies: [
             "AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest",
@@ -46,10 +49,15 @@ let package = Package(
                     .when(platforms: [.linux], configuration: .release)),
             ]),
         .executableTarget(name: "aibuds-bench-http", dependencies: [
-            "AIBuds", "AIBudsEmulator", "AIBudsNet", "AIBudsWire", "AIBudsDigest", "AIBudsLog", "AIBudsSMP",
+            "AIBuds", "AIBudsTransfer", "AIBudsEmulator", "AIBudsNet", "AIBudsWire", "AIBudsDigest", "AIBudsLog", "AIBudsSMP",
         ]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog"]),
+        .testTarget(name: "AIBudsDigestTests", dependencies: ["AIBudsDigest"]),
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire", "AIBudsDigest"]),
+        .testTarget(name: "AIBudsNetTests", dependencies: ["AIBudsNet"]),
+        .testTarget(name: "AIBudsTransferTests", dependencies: [
+            "AIBudsTransfer", "AIBudsNet", "AIBudsWire", "AIBudsDigest", "AIBudsLog", "AIBudsEmulator", "AIBudsTestKit",
+        ]),
         .testTarget(name: "AIBudsSMPTests", dependencies: ["AIBudsSMP", "AIBudsTestKit", "AIBudsEmulator"]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: ["AIBudsEmulator", "AIBudsSMP", "AIBudsTestKit"]),
         .testTarget(name: "TopStepComKitTests", dependencies: [

@@ -1,6 +1,7 @@
 import AIBudsDigest
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsTransfer
 import AIBudsWire
 import Foundation
 import Synchronization
@@ -90,15 +91,25 @@ struct TransferPhase: Sendable {
                 try await channel.mediaFileSHA256(named: $0)
             }
             : nil
+        // The data plane's address and token are checked once for the whole import; a session
+        // whose URL does not parse fails every file alike (6014).
+        let endpoint: DataPlaneEndpoint
+        do {
+            endpoint = try DataPlaneEndpoint(baseURL: session.baseURL, token: session.token)
+        } catch {
+            hashes?.cancel()
+            for index in files.indices { finished(index, .failure(error), ledger: ledger, state: state, emit: emit) }
+            return state.outcomes()
+        }
         // One request made in full; the others are copies of it (the destination's path is worked
         // out once, not once per file).
-        var template = DownloadRequest(baseURL: session.baseURL, deviceName: "", token: session.token, destinationDirectory: destination, localName: "")
+        var template = DownloadRequest(endpoint: endpoint, deviceFileName: "", destinationDirectory: destination, localName: "")
         template.reportsChunkData = options.deliversChunkData
         var requests: [DownloadRequest] = []
         requests.reserveCapacity(files.count)
         for (index, file) in files.enumerated() {
             var request = template
-            request.url = DownloadRequest.mediaURL(baseURL: session.baseURL, deviceName: file.fileName)
+            request.deviceFileName = file.fileName
             request.localName = (try? localNames[index].get()) ?? "file-\(index)"
             request.expectedSize = file.fileSize.map { Int64(clamping: $0) }
             requests.append(request)
@@ -284,7 +295,8 @@ struct TransferPhase: Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let expected = options.verifiesDeviceHash ? try? await channel.mediaFileSHA256(named: name) : nil
             let request = DownloadRequest(
-                baseURL: session.baseURL, deviceName: name, token: session.token, destinationDirectory: folder,
+                endpoint: try DataPlaneEndpoint(baseURL: session.baseURL, token: session.token), deviceFileName: name,
+                destinationDirectory: folder,
                 localName: try SafeFileName.make(from: name), expectedSHA256: expected, overwrite: true)
             return try await downloader.download(request).fileURL
         } catch {
