@@ -54,8 +54,8 @@ public final class TCPConnection: Sendable {
                 try TCPSocketSupport.waitFor(.writable, fd: fd, timeout: timeout, operation: "connect to \(address)")
                 var error: Int32 = 0
                 var length = socklen_t(MemoryLayout<Int32>.size)
-                guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else {
-                    throw NetError.posix(.connectFailed, "getsockopt")
+                _ = try NetError.checking(.connectFailed, "getsockopt", "getsockopt") {
+                    getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
                 }
                 if error != 0 { throw NetError.posix(.connectFailed, "connect to \(address)", errno: error) }
             }

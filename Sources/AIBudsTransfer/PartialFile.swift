@@ -293,8 +293,10 @@ struct PartialFile {
     }
 
     private mutating func setDirect(_ on: Bool) {
-        let flags = fcntl(descriptor, F_GETFL)
-        if flags >= 0, fcntl(descriptor, F_SETFL, on ? flags | PartialFile.directFlag : flags & ~PartialFile.directFlag) == 0 { direct = on }
+        // Best effort: a file that keeps its mode is written as it was.
+        guard case .success(let flags) = SystemCall.result("fcntl", { fcntl(descriptor, F_GETFL) }) else { return }
+        let wanted = on ? flags | PartialFile.directFlag : flags & ~PartialFile.directFlag
+        if case .success = SystemCall.result("fcntl", { fcntl(descriptor, F_SETFL, wanted) }) { direct = on }
     }
 
     private mutating func hashExisting(_ size: Int64, buffer: UnsafeMutableRawBufferPointer) throws {
