@@ -8,6 +8,8 @@ import AIBudsWire
 /// request is only the media path of its device name appended to `pathPrefix`; no URL text is
 /// parsed per file.
 public struct DataPlaneEndpoint: Sendable, Hashable, CustomStringConvertible {
+    /// Why requests to this endpoint cannot be made (see `failingEachRequest(baseURL:token:)`).
+    let unusable: TransferError?
     /// The numeric address the engine connects to.
     public let address: SocketAddress
     /// The session's bearer token, as the device issued it.
@@ -24,6 +26,33 @@ public struct DataPlaneEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// Parses the data plane's root `baseURL` (`http://HOST:PORT` with a numeric host) and checks
     /// `token`; throws `TransferError.invalidURL` for anything else.
     public init(baseURL: String, token: String) throws(TransferError) {
+        self = Self.failingEachRequest(baseURL: baseURL, token: token)
+        if let unusable { throw unusable }
+    }
+
+    /// The endpoint of `baseURL` and `token` even when they are unusable: then every request to it
+    /// fails with that `TransferError.invalidURL` when the engine takes the file, as one failure per
+    /// file (the import prepares each file first, and a file already there is still recognised).
+    public static func failingEachRequest(baseURL: String, token: String) -> DataPlaneEndpoint {
+        do {
+            return try DataPlaneEndpoint(checking: baseURL, token: token)
+        } catch {
+            return DataPlaneEndpoint(unusable: error, baseURL: baseURL, token: token)
+        }
+    }
+
+    private init(unusable: TransferError, baseURL: String, token: String) {
+        self.unusable = unusable
+        address = SocketAddress(host: "", port: 0)
+        self.token = token
+        hostHeader = ""
+        authorization = ""
+        pathPrefix = ""
+        base = baseURL
+    }
+
+    private init(checking baseURL: String, token: String) throws(TransferError) {
+        unusable = nil
         let url: HTTPURL
         do { url = try HTTPURL(parsing: baseURL) } catch {
             throw TransferError(.invalidURL, "\"\(baseURL)\" is not an http URL", underlying: error)
@@ -58,4 +87,17 @@ public struct DataPlaneEndpoint: Sendable, Hashable, CustomStringConvertible {
 
     /// The base URL without trailing `/`.
     public var description: String { base }
+
+    /// Endpoints are equal when they reach the same data plane with the same token (an unusable
+    /// one equals another of the same text).
+    public static func == (lhs: DataPlaneEndpoint, rhs: DataPlaneEndpoint) -> Bool {
+        lhs.base == rhs.base && lhs.token == rhs.token && (lhs.unusable == nil) == (rhs.unusable == nil)
+            && lhs.address == rhs.address && lhs.pathPrefix == rhs.pathPrefix
+    }
+
+    /// Hashes the base URL and token.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(base)
+        hasher.combine(token)
+    }
 }

@@ -86,6 +86,7 @@ final class FileDownloadJob: Sendable {
     /// Checks the request before anything is sent: its local name, the destination, and that the
     /// file is not there already (unless it may be replaced). The endpoint was checked when made.
     func check(folders: DestinationFolders?) throws -> Target {
+        if let unusable = request.endpoint.unusable { throw unusable }
         guard SafeFileName.isSafe(request.localName) else {
             throw TransferError(.unsafeFileName, "\"\(request.localName)\" is not a safe local file name")
         }

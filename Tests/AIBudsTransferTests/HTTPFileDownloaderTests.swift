@@ -378,6 +378,11 @@ struct HTTPFileDownloaderTests {
         #expect { try DataPlaneEndpoint(baseURL: "https://127.0.0.1", token: fixture.token) } throws: { ($0 as? TransferError)?.code == .invalidURL }
         #expect { try DataPlaneEndpoint(baseURL: "http://localhost:1", token: fixture.token) } throws: { ($0 as? TransferError)?.code == .invalidURL }
         #expect { try DataPlaneEndpoint(baseURL: fixture.baseURL, token: "bad token") } throws: { ($0 as? TransferError)?.code == .invalidURL }
+        // Or, kept for each request, fails each file as the engine takes it.
+        let unusable = DownloadRequest(
+            endpoint: .failingEachRequest(baseURL: "http://localhost:1", token: fixture.token), deviceFileName: "f",
+            destinationDirectory: fixture.destination, localName: "f")
+        await #expect { try await downloader.download(unusable) } throws: { ($0 as? TransferError)?.code == .invalidURL }
         fixture.server.stop()
         let refused = fixture.request("f")
         await #expect { try await downloader.download(refused) } throws: { ($0 as? TransferError)?.code == .connectionFailed }

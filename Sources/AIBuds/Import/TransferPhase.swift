@@ -91,16 +91,9 @@ struct TransferPhase: Sendable {
                 try await channel.mediaFileSHA256(named: $0)
             }
             : nil
-        // The data plane's address and token are checked once for the whole import; a session
-        // whose URL does not parse fails every file alike (6014).
-        let endpoint: DataPlaneEndpoint
-        do {
-            endpoint = try DataPlaneEndpoint(baseURL: session.baseURL, token: session.token)
-        } catch {
-            hashes?.cancel()
-            for index in files.indices { finished(index, .failure(error), ledger: ledger, state: state, emit: emit) }
-            return state.outcomes()
-        }
+        // The data plane's address and token are parsed and checked once for the whole import; with
+        // a URL or token the engine cannot use, each file is still prepared and then fails (6014).
+        let endpoint = DataPlaneEndpoint.failingEachRequest(baseURL: session.baseURL, token: session.token)
         // One request made in full; the others are copies of it (the destination's path is worked
         // out once, not once per file).
         var template = DownloadRequest(endpoint: endpoint, deviceFileName: "", destinationDirectory: destination, localName: "")
