@@ -4,7 +4,8 @@ import PackageDescription
 /// Every library module is also a library product of the same name, so an app depends on exactly
 /// what it imports.
 let libraries = [
-    "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBuds", "AIBudsSMP",
+    "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
+    "AIBuds", "AIBudsSMP",
     "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
 ]
 
@@ -17,54 +18,81 @@ let package = Package(
     targets: [
         .target(name: "AIBudsSync"),
         .target(name: "AIBudsLog", dependencies: ["AIBudsSync"]),
-        .target(name: "AIBudsFoundation", dependencies: ["AIBudsSync", "AIBudsLog"]),
+        .target(name: "AIBudsFoundation", dependencies: ["AIBudsSync", "AIBudsWire"]),
         .systemLibrary(name: "CCrypto"),
         .target(name: "AIBudsDigest", dependencies: ["CCrypto"]),
-        .target(name: "AIBudsWire", dependencies: ["AIBudsFoundation", "AIBudsDigest"]),
+        .target(name: "AIBudsWire"),
         .target(name: "AIBudsNet", dependencies: ["AIBudsSync", "AIBudsLog"]),
-        .target(name: "AIBuds", dependencies: ["AIBudsSync", "AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest"]),
-        .target(name: "AIBudsSMP", dependencies: ["AIBudsSync", "AIBuds", "AIBudsWire", "AIBudsNet"]),
-        .target(name: "AIBudsEmulator", dependencies: [
-            "AIBudsSync", "AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest",
+        .target(name: "AIBudsTransfer", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsNet",
         ]),
-        .target(name: "TopStepComKit", dependencies: ["AIBudsSync", "AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsDigest"]),
+        .target(name: "AIBuds", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
+            "AIBudsTransfer",
+        ]),
+        .target(name: "AIBudsSMP", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds",
+        ]),
+        .target(name: "AIBudsEmulator", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
+        ]),
+        .target(name: "TopStepComKit", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBuds", "AIBudsSMP",
+        ]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP"]),
-        .target(name: "AIBudsTestKit", dependencies: ["AIBudsSync", "AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator"]),
+        .target(name: "AIBudsTestKit", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBuds", "AIBudsSMP", "AIBudsEmulator",
+        ]),
         // Release builds link the Swift runtime and Foundation statically: the command starts in
         // about 4 ms instead of 7 (no symbol binding across a dozen shared libraries). The
         // toolchain's lld links them (gold warns about glibc's mktemp inside static Foundation).
         .executableTarget(
             name: "aibuds",
             dependencies: [
-                "AIBudsSync", "AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator", "AIBudsAllInOne", "TopStepComKit",
+                "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds",
+                "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
             ],
             linkerSettings: [
                 .unsafeFlags(
                     ["-static-stdlib", "-use-ld=lld", "-Xlinker", "--start-group"]
                         + ["Foundation", "FoundationEssentials", "FoundationInternationalization", "CoreFoundation",
                            "_FoundationICU", "_FoundationCShims", "_FoundationCollections", "swiftSynchronization",
-                           "swiftDispatch", "dispatch", "BlocksRuntime", "swift_Concurrency", "swift_StringProcessing",
+                           "swiftDispatch", "dispatch", "BlocksRuntime", "swift_Concurrency",
+                           "swift_StringProcessing",
                            "swift_RegexParser", "swift_Builtin_float", "swiftGlibc", "swiftCore", "stdc++"]
                         .flatMap { ["-Xlinker", "-l\($0)"] } + ["-Xlinker", "--end-group"],
                     .when(platforms: [.linux], configuration: .release)),
             ]),
         .executableTarget(name: "aibuds-bench-http", dependencies: [
-            "AIBuds", "AIBudsEmulator", "AIBudsNet", "AIBudsWire", "AIBudsDigest", "AIBudsLog", "AIBudsSMP",
+            "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer", "AIBuds", "AIBudsSMP", "AIBudsEmulator",
         ]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog"]),
-        .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire", "AIBudsDigest"]),
-        .testTarget(name: "AIBudsSMPTests", dependencies: ["AIBudsSync", "AIBudsSMP", "AIBudsTestKit", "AIBudsEmulator"]),
-        .testTarget(name: "AIBudsEmulatorTests", dependencies: ["AIBudsSync", "AIBudsEmulator", "AIBudsSMP", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsDigestTests", dependencies: ["AIBudsDigest"]),
+        .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire"]),
+        .testTarget(name: "AIBudsNetTests", dependencies: ["AIBudsNet"]),
+        .testTarget(name: "AIBudsTransferTests", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsTransfer", "AIBudsEmulator", "AIBudsTestKit",
+        ]),
+        .testTarget(name: "AIBudsSMPTests", dependencies: [
+            "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBuds", "AIBudsSMP", "AIBudsEmulator",
+            "AIBudsTestKit",
+        ]),
+        .testTarget(name: "AIBudsEmulatorTests", dependencies: [
+            "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMP",
+            "AIBudsEmulator", "AIBudsTestKit",
+        ]),
         .testTarget(name: "TopStepComKitTests", dependencies: [
-            "AIBudsSync", "TopStepComKit", "AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator", "AIBudsTestKit", "AIBudsAllInOne",
+            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds", "AIBudsSMP",
+            "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsTests", dependencies: [
-            "AIBudsSync", "AIBuds", "AIBudsSMP", "AIBudsEmulator", "AIBudsTestKit", "AIBudsAllInOne", "TopStepComKit",
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds",
+            "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "AIBudsTestKit",
         ]),
         // The vendor's media import example must compile unchanged in the Swift 5 language mode too.
         .testTarget(
-            name: "ImportSwift5Tests", dependencies: ["AIBuds", "AIBudsFoundation"],
+            name: "ImportSwift5Tests", dependencies: ["AIBudsFoundation", "AIBuds"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,5 @@
+import AIBudsWire
+
 /// One media file on the device, as the device listed it.
 ///
 /// Only the SDK creates these (from the device's media list); apps select from the models they were
@@ -42,9 +44,7 @@ public final class MediaFileInfoModel: Sendable, Codable, Hashable, CustomString
     /// (docs/protocol.md §4); empty when `baseUrl` is empty.
     public var fileUrl: String {
         guard !baseUrl.isEmpty else { return "" }
-        var base = Substring(baseUrl)
-        while base.hasSuffix("/") { base = base.dropLast() }
-        return base + "/media/" + PercentEncoding.encodeUnreserved(fileName)
+        return HTTPMediaPath.url(baseURL: baseUrl, deviceName: fileName)
     }
 
     /// A copy of this model with another data-plane root (a new transfer session).

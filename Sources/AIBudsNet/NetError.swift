@@ -59,6 +59,17 @@ public struct NetError: Error, Hashable, Sendable, CustomStringConvertible {
         NetError(code, "\(operation): \(String(cString: strerror(value)))", errno: value)
     }
 
+    /// Makes a setting-up system call (`bind`, `listen`, `fcntl`, …) through `SystemCall`; its
+    /// failure becomes an error of `code` that says what was being done (`context`).
+    static func checking<Value: FixedWidthInteger & SignedInteger>(
+        _ code: Code, _ context: @autoclosure () -> String, _ operation: StaticString, _ call: () -> Value
+    ) throws(NetError) -> Value {
+        switch SystemCall.result(operation, call) {
+        case .success(let value): return value
+        case .failure(let failure): throw NetError.posix(code, context(), errno: failure.errno)
+        }
+    }
+
     /// The code, message and errno in one line.
     public var description: String {
         if let errno { return "\(code): \(message) (errno \(errno))" }

@@ -43,21 +43,24 @@ public final class TCPConnection: Sendable {
         }
         let fd = try TCPSocketSupport.makeSocket(family: family)
         do {
-            let result = try address.withSockAddr { Glibc.connect(fd, $0, $1) }
-            if result != 0 {
-                guard errno == EINPROGRESS || errno == EINTR else {
-                    throw NetError.posix(.connectFailed, "connect to \(address)")
+            // Not repeated after EINTR: the connection goes on in the background, as after EINPROGRESS.
+            let result = try address.withSockAddr { address, length in
+                SystemCall.result("connect", retryingOnInterrupt: false) { Glibc.connect(fd, address, length) }
+            }
+            if case .failure(let failure) = result {
+                guard failure.errno == EINPROGRESS || failure.errno == EINTR else {
+                    throw NetError.posix(.connectFailed, "connect to \(address)", errno: failure.errno)
                 }
                 try TCPSocketSupport.waitFor(.writable, fd: fd, timeout: timeout, operation: "connect to \(address)")
                 var error: Int32 = 0
                 var length = socklen_t(MemoryLayout<Int32>.size)
-                guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else {
-                    throw NetError.posix(.connectFailed, "getsockopt")
+                _ = try NetError.checking(.connectFailed, "getsockopt", "getsockopt") {
+                    getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
                 }
                 if error != 0 { throw NetError.posix(.connectFailed, "connect to \(address)", errno: error) }
             }
         } catch {
-            Glibc.close(fd)
+            SystemCall.closeIgnoringErrors(fd)
             throw error
         }
         return TCPConnection(descriptor: fd)
@@ -71,14 +74,12 @@ public final class TCPConnection: Sendable {
         guard !isClosed else { throw NetError(.closed, "read on a closed connection") }
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
-            let count = recv(descriptor, base, buffer.count, 0)
-            if count >= 0 { return count }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK:
+            switch SystemCall.result("recv", { recv(descriptor, base, buffer.count, 0) }) {
+            case .success(let count): return count
+            case .failure(let failure) where failure.wouldBlock:
                 try TCPSocketSupport.waitFor(.readable, fd: descriptor, timeout: timeout, operation: "read")
-            default:
-                throw TCPSocketSupport.ioError(.readFailed, "recv")
+            case .failure(let failure):
+                throw TCPSocketSupport.ioError(.readFailed, "recv", errno: failure.errno)
             }
         }
     }
@@ -102,17 +103,12 @@ public final class TCPConnection: Sendable {
         let flags = Int32(MSG_NOSIGNAL) | (moreComing ? Int32(MSG_MORE) : 0)
         var offset = 0
         while offset < bytes.count {
-            let count = send(descriptor, base + offset, bytes.count - offset, flags)
-            if count >= 0 {
-                offset += count
-                continue
-            }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK:
+            switch SystemCall.result("send", { send(descriptor, base + offset, bytes.count - offset, flags) }) {
+            case .success(let count): offset += count
+            case .failure(let failure) where failure.wouldBlock:
                 try TCPSocketSupport.waitFor(.writable, fd: descriptor, timeout: timeout, operation: "write")
-            default:
-                throw TCPSocketSupport.ioError(.writeFailed, "send")
+            case .failure(let failure):
+                throw TCPSocketSupport.ioError(.writeFailed, "send", errno: failure.errno)
             }
         }
     }
@@ -130,18 +126,13 @@ public final class TCPConnection: Sendable {
         var remaining = count
         while remaining > 0 {
             let chunk = Int(min(remaining, 1 << 30))
-            let sent = Glibc.sendfile(descriptor, fileDescriptor, &position, chunk)
-            if sent > 0 {
-                remaining -= Int64(sent)
-                continue
-            }
-            if sent == 0 { break }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK:
+            switch SystemCall.result("sendfile", { Glibc.sendfile(descriptor, fileDescriptor, &position, chunk) }) {
+            case .success(0): return count - remaining
+            case .success(let sent): remaining -= Int64(sent)
+            case .failure(let failure) where failure.wouldBlock:
                 try TCPSocketSupport.waitFor(.writable, fd: descriptor, timeout: timeout, operation: "sendfile")
-            default:
-                throw TCPSocketSupport.ioError(.sendFileFailed, "sendfile")
+            case .failure(let failure):
+                throw TCPSocketSupport.ioError(.sendFileFailed, "sendfile", errno: failure.errno)
             }
         }
         return count - remaining
@@ -157,6 +148,6 @@ public final class TCPConnection: Sendable {
     /// Closes the socket; later calls fail with `NetError.closed`. Idempotent.
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        Glibc.close(descriptor)
+        SystemCall.closeIgnoringErrors(descriptor)
     }
 }

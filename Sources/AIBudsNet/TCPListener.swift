@@ -22,16 +22,16 @@ public final class TCPListener: Sendable {
         let fd = try TCPSocketSupport.makeSocket(family: family)
         TCPSocketSupport.setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
         do {
-            guard try address.withSockAddr({ bind(fd, $0, $1) }) == 0 else {
-                throw NetError.posix(.bindFailed, "bind \(address)")
+            try address.withSockAddr { target, length in
+                _ = try NetError.checking(.bindFailed, "bind \(address)", "bind") { bind(fd, target, length) }
             }
-            guard listen(fd, backlog) == 0 else { throw NetError.posix(.listenFailed, "listen on \(address)") }
+            _ = try NetError.checking(.listenFailed, "listen on \(address)", "listen") { listen(fd, backlog) }
             guard let bound = SocketAddress.of(socket: fd, peer: false) else {
                 throw NetError.posix(.bindFailed, "getsockname")
             }
             self.localAddress = bound
         } catch {
-            Glibc.close(fd)
+            SystemCall.closeIgnoringErrors(fd)
             throw error
         }
         self.descriptor = fd
@@ -43,28 +43,26 @@ public final class TCPListener: Sendable {
     public func accept(timeout: Duration?) throws -> TCPConnection? {
         while true {
             guard !shutDown.load(ordering: .acquiring) else { throw NetError(.closed, "listener was shut down") }
-            let fd = Glibc.accept(descriptor, nil, nil)
-            if fd >= 0 {
+            switch SystemCall.result("accept", { Glibc.accept(descriptor, nil, nil) }) {
+            case .success(let fd):
                 do {
                     try TCPSocketSupport.configureAccepted(fd)
                 } catch {
-                    Glibc.close(fd)
+                    SystemCall.closeIgnoringErrors(fd)
                     throw error
                 }
                 return TCPConnection(descriptor: fd)
-            }
-            switch errno {
-            case EINTR, ECONNABORTED, EPROTO:
+            case .failure(let failure) where failure.errno == ECONNABORTED || failure.errno == EPROTO:
                 continue
-            case EAGAIN, EWOULDBLOCK:
+            case .failure(let failure) where failure.wouldBlock:
                 do {
                     try TCPSocketSupport.waitFor(.readable, fd: descriptor, timeout: timeout, operation: "accept")
                 } catch let error as NetError where error.code == .timedOut {
                     return nil
                 }
-            default:
+            case .failure(let failure):
                 if shutDown.load(ordering: .acquiring) { throw NetError(.closed, "listener was shut down") }
-                throw NetError.posix(.acceptFailed, "accept")
+                throw NetError.posix(.acceptFailed, "accept", errno: failure.errno)
             }
         }
     }
@@ -81,6 +79,6 @@ public final class TCPListener: Sendable {
     public func close() {
         shutdown()
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        Glibc.close(descriptor)
+        SystemCall.closeIgnoringErrors(descriptor)
     }
 }

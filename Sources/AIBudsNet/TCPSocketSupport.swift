@@ -19,17 +19,18 @@ enum TCPSocketSupport {
     /// Creates a non-blocking, close-on-exec TCP socket for the address family.
     static func makeSocket(family: Int32) throws -> Int32 {
         _ = ignoreBrokenPipe
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw NetError.posix(.socketFailed, "socket") }
-        return fd
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        switch SystemCall.result("socket", { socket(family, type, 0) }) {
+        case .success(let fd): return fd
+        case .failure(let failure): throw NetError.posix(.socketFailed, "socket", errno: failure.errno)
+        }
     }
 
     /// Makes an accepted socket non-blocking and close-on-exec.
     static func configureAccepted(_ fd: Int32) throws {
-        let flags = fcntl(fd, F_GETFL)
-        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0, fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else {
-            throw NetError.posix(.socketFailed, "fcntl")
-        }
+        let flags = try NetError.checking(.socketFailed, "fcntl", "fcntl") { fcntl(fd, F_GETFL) }
+        _ = try NetError.checking(.socketFailed, "fcntl", "fcntl") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+        _ = try NetError.checking(.socketFailed, "fcntl", "fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
     }
 
     /// Sets an integer socket option.
@@ -55,12 +56,10 @@ enum TCPSocketSupport {
     static func waitFor(_ readiness: Readiness, fd: Int32, timeout: Duration?, operation: String) throws {
         var descriptor = pollfd(fd: fd, events: Int16(readiness == .readable ? POLLIN : POLLOUT), revents: 0)
         let millis = pollMilliseconds(timeout)
-        while true {
-            let result = poll(&descriptor, 1, millis)
-            if result > 0 { return }
-            if result == 0 { throw NetError(.timedOut, "\(operation) timed out after \(timeout ?? .zero)") }
-            if errno == EINTR { continue }
-            throw NetError.posix(.readFailed, "poll")
+        switch SystemCall.result("poll", { poll(&descriptor, 1, millis) }) {
+        case .success(0): throw NetError(.timedOut, "\(operation) timed out after \(timeout ?? .zero)")
+        case .success: return
+        case .failure(let failure): throw NetError.posix(.readFailed, "poll", errno: failure.errno)
         }
     }
 

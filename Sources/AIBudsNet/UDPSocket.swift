@@ -45,8 +45,8 @@ public final class UDPSocket: Sendable {
             let text = (remote ?? local)?.description ?? "nothing"
             throw NetError(.invalidAddress, "a UDP socket needs a numeric IPv4 or IPv6 address, got \(text)")
         }
-        let fd = socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw NetError.posix(.socketFailed, "socket") }
+        let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = try NetError.checking(.socketFailed, "socket", "socket") { socket(family, type, 0) }
         if let receiveBufferSize {
             var size = Int32(clamping: receiveBufferSize)
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -56,13 +56,13 @@ public final class UDPSocket: Sendable {
                 guard local.family == family else {
                     throw NetError(.invalidAddress, "local \(local) and remote \(remote?.description ?? "") differ in address family")
                 }
-                guard try local.withSockAddr({ bind(fd, $0, $1) }) == 0 else {
-                    throw NetError.posix(.bindFailed, "bind \(local)")
+                try local.withSockAddr { target, length in
+                    _ = try NetError.checking(.bindFailed, "bind \(local)", "bind") { bind(fd, target, length) }
                 }
             }
             if let remote {
-                guard try remote.withSockAddr({ Glibc.connect(fd, $0, $1) }) == 0 else {
-                    throw NetError.posix(.connectFailed, "connect to \(remote)")
+                try remote.withSockAddr { target, length in
+                    _ = try NetError.checking(.connectFailed, "connect to \(remote)", "connect") { Glibc.connect(fd, target, length) }
                 }
             }
             guard let bound = SocketAddress.of(socket: fd, peer: false) else {
@@ -70,7 +70,7 @@ public final class UDPSocket: Sendable {
             }
             self.localAddress = bound
         } catch {
-            Glibc.close(fd)
+            SystemCall.closeIgnoringErrors(fd)
             throw error
         }
         self.descriptor = UDPDescriptor(fd)
@@ -142,20 +142,24 @@ public final class UDPSocket: Sendable {
         while true {
             guard !isClosed else { throw NetError(.closed, "the UDP socket is closed") }
             let failure: Int32? = try descriptor.use { descriptor in
-                let sent = data.withUnsafeBytes { bytes -> Int in
-                    if let address {
-                        return (try? address.withSockAddr { sendto(descriptor, bytes.baseAddress, bytes.count, 0, $0, $1) }) ?? -2
+                let sent = try data.withUnsafeBytes { bytes -> Result<Int, SystemCallError> in
+                    guard let address else {
+                        return SystemCall.result("send") { Glibc.send(descriptor, bytes.baseAddress, bytes.count, 0) }
                     }
-                    return Glibc.send(descriptor, bytes.baseAddress, bytes.count, 0)
+                    do {
+                        return try address.withSockAddr { target, length in
+                            SystemCall.result("sendto") { sendto(descriptor, bytes.baseAddress, bytes.count, 0, target, length) }
+                        }
+                    } catch {
+                        throw NetError(.invalidAddress, "cannot send to \(description)")
+                    }
                 }
-                if sent == -2 { throw NetError(.invalidAddress, "cannot send to \(description)") }
-                return sent < 0 ? errno : nil
+                if case .failure(let failure) = sent { return failure.errno }
+                return nil
             }
             switch failure {
             case nil:
                 return
-            case EINTR?:
-                continue
             case EAGAIN?, EWOULDBLOCK?, ENOBUFS?:
                 try TCPSocketSupport.waitFor(.writable, fd: descriptor.fd, timeout: .seconds(1), operation: "send to \(description)")
             case ECONNREFUSED?, EHOSTUNREACH?, ENETUNREACH?:
@@ -171,22 +175,23 @@ public final class UDPSocket: Sendable {
         while true {
             var storage = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let count = withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    recvfrom(descriptor.fd, buffer.bytes.baseAddress, buffer.bytes.count, 0, $0, &length)
+            let received = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sender in
+                    SystemCall.result("recvfrom") { recvfrom(descriptor.fd, buffer.bytes.baseAddress, buffer.bytes.count, 0, sender, &length) }
                 }
             }
-            if count < 0 {
-                switch errno {
-                case EAGAIN, EWOULDBLOCK: return nil
-                case EINTR: continue
-                case ECONNREFUSED, EHOSTUNREACH, ENETUNREACH:
-                    logger.log(.debug, "udp", "\(localAddress): earlier datagram to \(remoteAddress?.description ?? "peer") was not delivered (errno \(errno))")
-                    continue
-                case let value:
-                    if isClosed { return nil }
-                    return NetError.posix(value == EBADF ? .closed : .readFailed, "receive on \(localAddress)", errno: value)
-                }
+            let count: Int
+            switch received {
+            case .success(let value):
+                count = value
+            case .failure(let failure) where failure.wouldBlock:
+                return nil
+            case .failure(let failure) where [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(failure.errno):
+                logger.log(.debug, "udp", "\(localAddress): earlier datagram to \(remoteAddress?.description ?? "peer") was not delivered (errno \(failure.errno))")
+                continue
+            case .failure(let failure):
+                if isClosed { return nil }
+                return NetError.posix(failure.errno == EBADF ? .closed : .readFailed, "receive on \(localAddress)", errno: failure.errno)
             }
             guard count <= Self.maxDatagramSize else {
                 logger.log(.warning, "udp", "\(localAddress): dropped a datagram larger than \(Self.maxDatagramSize) bytes")
@@ -219,7 +224,7 @@ private final class UDPDescriptor: Sendable {
         open.withLock { open in
             guard open else { return }
             open = false
-            Glibc.close(fd)
+            SystemCall.closeIgnoringErrors(fd)
         }
     }
 }

@@ -1,4 +1,5 @@
 import AIBuds
+import AIBudsTransfer
 import AIBudsDigest
 import AIBudsEmulator
 import Foundation
@@ -28,7 +29,7 @@ enum BenchFaults {
             let destination = "\(out)/\(index)"
             try recreateDirectory(destination)
             let request = DownloadRequest(
-                baseURL: baseURL, deviceName: entry.name, token: "bench", destinationDirectory: URL(fileURLWithPath: destination),
+                endpoint: try DataPlaneEndpoint(baseURL: baseURL, token: "bench"), deviceFileName: entry.name, destinationDirectory: URL(fileURLWithPath: destination),
                 localName: entry.name, expectedSize: entry.size, expectedSHA256: entry.sha256)
             do {
                 let result = try await downloader.download(request)

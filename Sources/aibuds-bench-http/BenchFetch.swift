@@ -1,4 +1,5 @@
 import AIBuds
+import AIBudsTransfer
 import Foundation
 
 /// `fetch --base URL --token T --dir D --set NAME --dest OUT [--parallel N] [--commit-width N] [--pipeline N]`: downloads a set
@@ -10,9 +11,10 @@ enum BenchFetch {
         let token = try options.require("--token")
         let base = try options.require("--base")
         let parallelism = try options.int("--parallel", default: HTTPFileDownloader.Configuration().parallelism)
+        let endpoint = try DataPlaneEndpoint(baseURL: base, token: token)
         let requests = entries.map {
             DownloadRequest(
-                baseURL: base, deviceName: $0.name, token: token, destinationDirectory: destination, localName: $0.name,
+                endpoint: endpoint, deviceFileName: $0.name, destinationDirectory: destination, localName: $0.name,
                 expectedSize: $0.size, expectedSHA256: $0.sha256)
         }
         var configuration = HTTPFileDownloader.Configuration()

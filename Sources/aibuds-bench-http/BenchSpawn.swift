@@ -1,3 +1,4 @@
+import AIBudsNet
 import Foundation
 
 #if canImport(Glibc)
@@ -36,8 +37,8 @@ enum BenchSpawn {
         let spawned = posix_spawn(&pid, time, &actions, nil, argv, environ)
         guard spawned == 0 else { throw BenchFailure("cannot start \(time): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw BenchFailure("waitpid for \(executable) failed: \(String(cString: strerror(errno)))") }
+        if case .failure(let failure) = SystemCall.result("waitpid", { waitpid(pid, &status, 0) }) {
+            throw BenchFailure("waitpid for \(executable) failed: \(failure)")
         }
         let wall = seconds(since: start)
 

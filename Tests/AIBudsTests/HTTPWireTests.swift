@@ -1,4 +1,3 @@
-import AIBudsFoundation
 import AIBudsWire
 import Testing
 

@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsTransfer
 
 /// Maps the failures of one file's import to the SDK's error codes.
 enum ImportErrorMapping {

@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsTransfer
 import AIBudsLog
 import AIBudsSync
 import Foundation

@@ -1,4 +1,5 @@
 import Foundation
+import AIBudsTransfer
 
 /// How `importMediaFiles` runs.
 public struct MediaImportOptions: Sendable {

@@ -2,6 +2,7 @@ import AIBudsDigest
 import AIBudsFoundation
 import AIBudsLog
 import AIBudsSync
+import AIBudsTransfer
 import AIBudsWire
 import Foundation
 
@@ -90,15 +91,18 @@ struct TransferPhase: Sendable {
                 try await channel.mediaFileSHA256(named: $0)
             }
             : nil
+        // The data plane's address and token are parsed and checked once for the whole import; with
+        // a URL or token the engine cannot use, each file is still prepared and then fails (6014).
+        let endpoint = DataPlaneEndpoint.failingEachRequest(baseURL: session.baseURL, token: session.token)
         // One request made in full; the others are copies of it (the destination's path is worked
         // out once, not once per file).
-        var template = DownloadRequest(baseURL: session.baseURL, deviceName: "", token: session.token, destinationDirectory: destination, localName: "")
+        var template = DownloadRequest(endpoint: endpoint, deviceFileName: "", destinationDirectory: destination, localName: "")
         template.reportsChunkData = options.deliversChunkData
         var requests: [DownloadRequest] = []
         requests.reserveCapacity(files.count)
         for (index, file) in files.enumerated() {
             var request = template
-            request.url = DownloadRequest.mediaURL(baseURL: session.baseURL, deviceName: file.fileName)
+            request.deviceFileName = file.fileName
             request.localName = (try? localNames[index].get()) ?? "file-\(index)"
             request.expectedSize = file.fileSize.map { Int64(clamping: $0) }
             requests.append(request)
@@ -284,7 +288,8 @@ struct TransferPhase: Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let expected = options.verifiesDeviceHash ? try? await channel.mediaFileSHA256(named: name) : nil
             let request = DownloadRequest(
-                baseURL: session.baseURL, deviceName: name, token: session.token, destinationDirectory: folder,
+                endpoint: try DataPlaneEndpoint(baseURL: session.baseURL, token: session.token), deviceFileName: name,
+                destinationDirectory: folder,
                 localName: try SafeFileName.make(from: name), expectedSHA256: expected, overwrite: true)
             return try await downloader.download(request).fileURL
         } catch {

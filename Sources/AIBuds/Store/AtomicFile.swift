@@ -1,3 +1,4 @@
+import AIBudsNet
 import AIBudsFoundation
 import Foundation
 #if canImport(Glibc)
@@ -19,40 +20,39 @@ enum AtomicFile {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let temporary = directory.appendingPathComponent(
             temporaryPrefix(for: url) + "\(getpid())-\(UUID().uuidString.prefix(8))")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw posixError("create \(temporary.path)") }
+        let fd: Int32
+        switch SystemCall.result("open", { open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }) {
+        case .success(let opened): fd = opened
+        case .failure(let failure): throw posixError("create \(temporary.path)", failure)
+        }
         var closed = false
         defer {
-            if !closed { close(fd) }
+            if !closed { SystemCall.closeIgnoringErrors(fd) }
         }
         let limit = min(interruptAfterBytes ?? data.count, data.count)
         try data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < limit {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, limit - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw posixError("write \(temporary.path)")
+                switch SystemCall.result("write", { Glibc.write(fd, buffer.baseAddress! + offset, limit - offset) }) {
+                case .success(let written): offset += written
+                case .failure(let failure): throw posixError("write \(temporary.path)", failure)
                 }
-                offset += written
             }
         }
         if interruptAfterBytes != nil { return }
-        guard fsync(fd) == 0 else {
+        if case .failure(let failure) = SystemCall.result("fsync", { fsync(fd) }) {
             unlink(temporary.path)
-            throw posixError("fsync \(temporary.path)")
+            throw posixError("fsync \(temporary.path)", failure)
         }
-        close(fd)
+        SystemCall.closeIgnoringErrors(fd)
         closed = true
-        guard rename(temporary.path, url.path) == 0 else {
-            let error = posixError("rename to \(url.path)")
+        if case .failure(let failure) = SystemCall.result("rename", { rename(temporary.path, url.path) }) {
             unlink(temporary.path)
-            throw error
+            throw posixError("rename to \(url.path)", failure)
         }
-        let dirFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirFD >= 0 {
-            fsync(dirFD)
-            close(dirFD)
+        if case .success(let dirFD) = SystemCall.result("open", { open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }) {
+            _ = SystemCall.result("fsync") { fsync(dirFD) }
+            SystemCall.closeIgnoringErrors(dirFD)
         }
     }
 
@@ -70,8 +70,8 @@ enum AtomicFile {
         }
     }
 
-    private static func posixError(_ what: String) -> AIBudsError {
-        let code = errno
+    private static func posixError(_ what: String, _ failure: SystemCallError) -> AIBudsError {
+        let code = failure.errno
         return AIBudsError(
             .storedDevicesIOFailed, "\(what): \(String(cString: strerror(code)))",
             underlying: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO))

@@ -122,13 +122,15 @@ struct DataPlaneConnectionLoop {
             try connection.write(reply.head.serialized(), timeout: Self.writeTimeout)
             return true
         }
-        let fd = open(file.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            server.logger.log(.error, "dataplane", "cannot open \(file.path): errno \(errno)")
+        let fd: Int32
+        switch SystemCall.result("open", { open(file.path, O_RDONLY | O_CLOEXEC) }) {
+        case .success(let opened): fd = opened
+        case .failure(let failure):
+            server.logger.log(.error, "dataplane", "cannot open \(file.path): errno \(failure.errno)")
             _ = try send(DataPlaneResponder.empty(500, closeAfter: true))
             return false
         }
-        defer { close(fd) }
+        defer { SystemCall.closeIgnoringErrors(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, Int64(info.st_size) >= range.upperBound else {
             server.logger.log(.error, "dataplane", "\(file.path) is shorter than its catalog size \(file.size)")

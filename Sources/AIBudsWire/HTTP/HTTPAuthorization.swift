@@ -1,5 +1,3 @@
-import AIBudsFoundation
-
 /// The bearer-token `Authorization` header of RFC 6750 §2.1.
 public enum HTTPAuthorization {
     /// The longest token accepted.

@@ -1,5 +1,3 @@
-import AIBudsFoundation
-
 /// The request paths of the data plane (docs/protocol.md §4): `/media/<percent-encoded name>`.
 public enum HTTPMediaPath {
     /// The path prefix of every media file.
@@ -8,6 +6,14 @@ public enum HTTPMediaPath {
     /// The request target of a device file name.
     public static func target(forDeviceName name: String) -> String {
         prefix + PercentEncoding.encodeUnreserved(name)
+    }
+
+    /// The full URL of a device file on a data plane rooted at `baseURL` (`http://HOST:PORT`,
+    /// trailing `/`s dropped): the one place a media URL is spelled out as text.
+    public static func url(baseURL: String, deviceName name: String) -> String {
+        var base = Substring(baseURL)
+        while base.hasSuffix("/") { base = base.dropLast() }
+        return base + target(forDeviceName: name)
     }
 
     /// The device file name a request target names; nil when it is not under `/media/`.

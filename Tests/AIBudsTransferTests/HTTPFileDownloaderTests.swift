@@ -1,4 +1,4 @@
-import AIBuds
+import AIBudsTransfer
 import AIBudsDigest
 import AIBudsEmulator
 import AIBudsSync
@@ -237,7 +237,7 @@ struct HTTPFileDownloaderTests {
         try fixture.add("f", Array("data".utf8))
         let downloader = HTTPFileDownloader(configuration: quickRetries())
         var wrongToken = fixture.request("f")
-        wrongToken.token = "wrong"
+        wrongToken.endpoint = try DataPlaneEndpoint(baseURL: fixture.baseURL, token: "wrong")
         await #expect { try await downloader.download(wrongToken) } throws: { ($0 as? TransferError)?.httpStatus == 401 }
         await #expect { try await downloader.download(fixture.request("missing")) } throws: { ($0 as? TransferError)?.httpStatus == 404 }
         #expect(!FileManager.default.fileExists(atPath: fixture.destination.appendingPathComponent("f").path))
@@ -374,15 +374,17 @@ struct HTTPFileDownloaderTests {
         var unsafe = fixture.request("f")
         unsafe.localName = "../f"
         await #expect { try await downloader.download(unsafe) } throws: { ($0 as? TransferError)?.code == .unsafeFileName }
-        var badURL = fixture.request("f")
-        badURL.url = "https://127.0.0.1/media/f"
-        await #expect { try await downloader.download(badURL) } throws: { ($0 as? TransferError)?.code == .invalidURL }
-        badURL.url = "http://localhost:1/media/f"
-        await #expect { try await downloader.download(badURL) } throws: { ($0 as? TransferError)?.code == .invalidURL }
-        let port = try #require(URLComponents(string: fixture.baseURL)?.port)
+        // The endpoint refuses what the engine cannot connect to, once, before any file.
+        #expect { try DataPlaneEndpoint(baseURL: "https://127.0.0.1", token: fixture.token) } throws: { ($0 as? TransferError)?.code == .invalidURL }
+        #expect { try DataPlaneEndpoint(baseURL: "http://localhost:1", token: fixture.token) } throws: { ($0 as? TransferError)?.code == .invalidURL }
+        #expect { try DataPlaneEndpoint(baseURL: fixture.baseURL, token: "bad token") } throws: { ($0 as? TransferError)?.code == .invalidURL }
+        // Or, kept for each request, fails each file as the engine takes it.
+        let unusable = DownloadRequest(
+            endpoint: .failingEachRequest(baseURL: "http://localhost:1", token: fixture.token), deviceFileName: "f",
+            destinationDirectory: fixture.destination, localName: "f")
+        await #expect { try await downloader.download(unusable) } throws: { ($0 as? TransferError)?.code == .invalidURL }
         fixture.server.stop()
-        var refused = fixture.request("f")
-        refused.url = "http://127.0.0.1:\(port)/media/f"
+        let refused = fixture.request("f")
         await #expect { try await downloader.download(refused) } throws: { ($0 as? TransferError)?.code == .connectionFailed }
     }
 

@@ -1,3 +1,5 @@
+import AIBudsNet
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,10 +27,9 @@ struct PendingCommit: Sendable {
     /// existing file unless `overwrite` (else `TransferError.fileExists`, keeping a `.partial/`
     /// file; an unnamed one is gone). With `syncDirectory` the new name is made durable too; a batch does that once.
     func commit(syncDirectory: Bool) throws {
-        guard fsync(descriptor) == 0 else {
-            let error = PartialFile.failure("fsync", paths.partialFile)
+        if case .failure(let failure) = SystemCall.result("fsync", { fsync(descriptor) }) {
             abandon()
-            throw error
+            throw PartialFile.failure(failure, paths.partialFile)
         }
         try rename(syncDirectory: syncDirectory)
     }
@@ -40,12 +41,12 @@ struct PendingCommit: Sendable {
         if dropsCachedPages { _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED) }
         if isUnnamed {
             // Linked while still open (closing an unnamed file frees it); never replaces.
-            defer { Glibc.close(descriptor) }
+            defer { SystemCall.closeIgnoringErrors(descriptor) }
             try FileRenamer.linkUnnamed(descriptor, to: paths.finalFile)
             if syncDirectory { FileRenamer.finishDestination(paths.destination, syncsFileSystem: true) }
             return
         }
-        Glibc.close(descriptor)
+        SystemCall.closeIgnoringErrors(descriptor)
         do {
             try FileRenamer.move(paths.partialFile, to: paths.finalFile, replacing: overwrite)
         } catch {
@@ -60,7 +61,7 @@ struct PendingCommit: Sendable {
     /// an unnamed file is gone once closed.
     func abandon() {
         PartialFile.save(validatorText, to: paths.metaFile)
-        Glibc.close(descriptor)
+        SystemCall.closeIgnoringErrors(descriptor)
     }
 }
 
@@ -78,31 +79,46 @@ enum FileRenamer {
     /// is never touched: `TransferError.fileExists`.
     static func move(_ source: String, to destination: String, replacing: Bool) throws {
         if replacing {
-            guard rename(source, destination) == 0 else { throw PartialFile.failure("rename", destination) }
+            try plainRename(source, to: destination)
             return
         }
         if let renameat2 {
-            if renameat2(AT_FDCWD, source, AT_FDCWD, destination, renameNoReplace) == 0 { return }
-            if errno == EEXIST { throw exists(destination) }
-            guard errno == EINVAL || errno == ENOSYS else { throw PartialFile.failure("rename", destination) }
+            switch SystemCall.result("rename", { renameat2(AT_FDCWD, source, AT_FDCWD, destination, renameNoReplace) }) {
+            case .success: return
+            case .failure(let failure) where failure.errno == EEXIST: throw exists(destination)
+            case .failure(let failure) where failure.errno == EINVAL || failure.errno == ENOSYS: break
+            case .failure(let failure): throw PartialFile.failure(failure, destination)
+            }
         }
         // No RENAME_NOREPLACE here: a hard link fails on an existing name just as atomically.
-        if link(source, destination) == 0 {
+        switch SystemCall.result("link", { link(source, destination) }) {
+        case .success:
             unlink(source)
             return
+        case .failure(let failure) where failure.errno == EEXIST: throw exists(destination)
+        case .failure: break
         }
-        if errno == EEXIST { throw exists(destination) }
         // A file system without hard links: check, then rename.
         guard access(destination, F_OK) != 0 else { throw exists(destination) }
-        guard rename(source, destination) == 0 else { throw PartialFile.failure("rename", destination) }
+        try plainRename(source, to: destination)
+    }
+
+    /// `rename(2)`, which replaces an existing destination.
+    private static func plainRename(_ source: String, to destination: String) throws {
+        if case .failure(let failure) = SystemCall.result("rename", { rename(source, destination) }) {
+            throw PartialFile.failure(failure, destination)
+        }
     }
 
     /// Gives an unnamed open file (`O_TMPFILE`) the name `destination`; an existing name is never
     /// touched (`linkat` fails with `EEXIST`: `TransferError.fileExists`).
     static func linkUnnamed(_ descriptor: Int32, to destination: String) throws {
-        if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, destination, AT_SYMLINK_FOLLOW) == 0 { return }
-        if errno == EEXIST { throw exists(destination) }
-        throw PartialFile.failure("link", destination)
+        let source = "/proc/self/fd/\(descriptor)"
+        switch SystemCall.result("link", { linkat(AT_FDCWD, source, AT_FDCWD, destination, AT_SYMLINK_FOLLOW) }) {
+        case .success: return
+        case .failure(let failure) where failure.errno == EEXIST: throw exists(destination)
+        case .failure(let failure): throw PartialFile.failure(failure, destination)
+        }
     }
 
     /// Makes the names in a destination durable (after renames into it) and removes its
@@ -117,11 +133,10 @@ enum FileRenamer {
 
     /// Makes the names in a folder durable (after renames into it); best effort.
     static func syncDirectory(_ path: String, syncsFileSystem: Bool = false) {
-        let directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directory >= 0 else { return }
-        if syncsFileSystem, let syncfs = CommitQueue.syncfs { _ = syncfs(directory) }
-        _ = fsync(directory)
-        Glibc.close(directory)
+        guard case .success(let directory) = SystemCall.result("open", { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }) else { return }
+        if syncsFileSystem, let syncfs = CommitQueue.syncfs { _ = SystemCall.result("syncfs") { syncfs(directory) } }
+        _ = SystemCall.result("fsync") { fsync(directory) }
+        SystemCall.closeIgnoringErrors(directory)
     }
 
     private static func exists(_ path: String) -> TransferError {

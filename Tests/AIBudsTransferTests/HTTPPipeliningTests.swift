@@ -1,4 +1,4 @@
-import AIBuds
+import AIBudsTransfer
 import AIBudsDigest
 import AIBudsEmulator
 import AIBudsLog

@@ -1,4 +1,5 @@
 import AIBudsDigest
+import AIBudsNet
 import AIBudsWire
 import Foundation
 
@@ -52,6 +53,8 @@ struct PartialFile {
     private static let hasProcFileDescriptors = access("/proc/self/fd", X_OK) == 0
 
     let paths: DownloadPaths
+    /// The file's URL, saved with its validator.
+    let url: String
     private let descriptor: Int32
     /// Whether the file is unnamed (`O_TMPFILE` in the destination folder): it gets its final name
     /// only by its commit (`linkat`), and vanishes if the download stops first.
@@ -74,7 +77,7 @@ struct PartialFile {
 
     /// Opens (creating `.partial/` and the file as needed) the partial file of a download. Bytes
     /// already there are kept, and hashed through `buffer`, only when their validator was saved
-    /// for the same URL. A file expected to be smaller than a block is written buffered. `isNew`
+    /// for a URL of the same request target `path`. A file expected to be smaller than a block is written buffered. `isNew`
     /// says the batch saw no state of this file in `.partial/`: the file is then created
     /// exclusively and nothing is looked for (should it exist after all, it is opened as usual).
     ///
@@ -83,10 +86,11 @@ struct PartialFile {
     /// `.partial/`, no lock, no rename; its bytes survive drops within this download (it resumes on
     /// the open file) but not a cancel or a crash, which for a small file costs little.
     init(
-        paths: DownloadPaths, url: String, expectedSize: Int64?, isNew: Bool, unnamedLimit: Int64 = 0,
+        paths: DownloadPaths, url: String, path: String, expectedSize: Int64?, isNew: Bool, unnamedLimit: Int64 = 0,
         buffer: UnsafeMutableRawBufferPointer
     ) throws {
         self.paths = paths
+        self.url = url
         var fd: Int32 = -1
         // Direct writes from the start where the file system takes them (EINVAL where it does not).
         let wholeBlocks = (expectedSize ?? Int64.max) >= Int64(PartialFile.directAlignment)
@@ -98,35 +102,41 @@ struct PartialFile {
         }
         isUnnamed = false
         var flags = O_RDWR | O_CREAT | O_CLOEXEC | (wholeBlocks ? PartialFile.directFlag : 0) | (isNew ? O_EXCL : 0)
+        var openFailure = SystemCallError("open", errno: ENOENT)
         for _ in 0..<5 {
-            fd = open(paths.partialFile, flags, 0o644)
+            switch SystemCall.result("open", { open(paths.partialFile, flags, 0o644) }) {
+            case .success(let opened): fd = opened
+            case .failure(let failure): openFailure = failure
+            }
             if fd >= 0 { break }
-            if errno == EINVAL, flags & PartialFile.directFlag != 0 {
+            if openFailure.errno == EINVAL, flags & PartialFile.directFlag != 0 {
                 flags &= ~PartialFile.directFlag
                 continue
             }
-            if errno == EEXIST, flags & O_EXCL != 0 {
+            if openFailure.errno == EEXIST, flags & O_EXCL != 0 {
                 flags &= ~O_EXCL
                 continue
             }
             // ENOENT: no `.partial/` yet (or another batch removed the empty folder): make it.
-            guard errno == ENOENT else { break }
-            if mkdir(paths.partialDirectory, 0o755) != 0, errno != EEXIST {
-                throw PartialFile.failure("mkdir", paths.partialDirectory)
+            guard openFailure.errno == ENOENT else { break }
+            if case .failure(let failure) = SystemCall.result("mkdir", { mkdir(paths.partialDirectory, 0o755) }), failure.errno != EEXIST {
+                throw PartialFile.failure(failure, paths.partialDirectory)
             }
         }
         descriptor = fd
         direct = flags & PartialFile.directFlag != 0
-        guard descriptor >= 0 else { throw PartialFile.failure("open", paths.partialFile) }
+        guard descriptor >= 0 else { throw PartialFile.failure(openFailure, paths.partialFile) }
         do {
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            guard case .success = SystemCall.result("flock", { flock(descriptor, LOCK_EX | LOCK_NB) }) else {
                 throw TransferError(.localFileError, "\(paths.partialFile) is being downloaded by another task")
             }
             // Created just now, by this download: empty, and without a validator.
             if flags & O_EXCL != 0 { return }
             mayHaveValidatorFile = true
             var info = stat()
-            guard fstat(descriptor, &info) == 0 else { throw PartialFile.failure("fstat", paths.partialFile) }
+            if case .failure(let failure) = SystemCall.result("fstat", { fstat(descriptor, &info) }) {
+                throw PartialFile.failure(failure, paths.partialFile)
+            }
             let existing = Int64(info.st_size)
             guard existing > 0 else { return }
             // Bytes from an earlier run are read back buffered; `useDirectWrites` turns direct
@@ -135,7 +145,7 @@ struct PartialFile {
             // The same file of the device: the same path. Host and port change with every transfer
             // session (the device opens its data plane afresh); If-Range with the saved ETag still
             // guards the bytes.
-            if let saved = PartialFile.readValidator(at: paths.metaFile), PartialFile.samePath(saved.url, url),
+            if let saved = PartialFile.readValidator(at: paths.metaFile), PartialFile.samePath(saved.url, path),
                 existing <= saved.size
             {
                 try hashExisting(existing, buffer: buffer)
@@ -144,7 +154,7 @@ struct PartialFile {
                 try restart()
             }
         } catch {
-            Glibc.close(descriptor)
+            SystemCall.closeIgnoringErrors(descriptor)
             throw error
         }
     }
@@ -155,20 +165,22 @@ struct PartialFile {
         guard temporaryFlag != 0, hasProcFileDescriptors else { return nil }
         let flags = O_RDWR | O_CLOEXEC | temporaryFlag
         if direct, directFlag != 0 {
-            let fd = open(folder, flags | directFlag, 0o644)
-            if fd >= 0 { return (fd, true) }
+            switch SystemCall.result("open", { open(folder, flags | directFlag, 0o644) }) {
+            case .success(let fd): return (fd, true)
             // Only EINVAL may be about O_DIRECT; anything else (EOPNOTSUPP, or EISDIR from a
             // kernel without O_TMPFILE) refuses the unnamed file itself.
-            guard errno == EINVAL else { return nil }
+            case .failure(let failure): guard failure.errno == EINVAL else { return nil }
+            }
         }
-        let fd = open(folder, flags, 0o644)
-        return fd >= 0 ? (fd, false) : nil
+        guard case .success(let fd) = SystemCall.result("open", { open(folder, flags, 0o644) }) else { return nil }
+        return (fd, false)
     }
 
-    /// Whether two data-plane URLs name the same device file (equal paths).
-    static func samePath(_ first: String, _ second: String) -> Bool {
-        guard let a = try? HTTPURL(parsing: first), let b = try? HTTPURL(parsing: second) else { return first == second }
-        return a.path == b.path
+    /// Whether a saved validator's URL names the device file at request target `path`; the
+    /// saved URL is parsed only here, when a partial file is resumed.
+    static func samePath(_ savedURL: String, _ path: String) -> Bool {
+        guard let saved = try? HTTPURL(parsing: savedURL) else { return false }
+        return saved.path == path
     }
 
     /// Turns direct writes (back) on for the body to come when the file ends at a block
@@ -182,7 +194,9 @@ struct PartialFile {
 
     /// Empties the file to download from byte 0 (a changed file, a lost validator).
     mutating func restart() throws {
-        guard ftruncate(descriptor, 0) == 0 else { throw PartialFile.failure("truncate", paths.partialFile) }
+        if case .failure(let failure) = SystemCall.result("truncate", { ftruncate(descriptor, 0) }) {
+            throw PartialFile.failure(failure, paths.partialFile)
+        }
         length = 0
         writebackStarted = 0
         hasher = SHA256()
@@ -248,26 +262,25 @@ struct PartialFile {
     mutating func close() {
         guard !closed else { return }
         closed = true
-        Glibc.close(descriptor)
+        SystemCall.closeIgnoringErrors(descriptor)
     }
 
     private mutating func writeFully(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
-            let written = pwrite(descriptor, base + offset, bytes.count - offset, off_t(length) + off_t(offset))
-            if written > 0 {
+            let position = off_t(length) + off_t(offset)
+            switch SystemCall.result("write", { pwrite(descriptor, base + offset, bytes.count - offset, position) }) {
+            case .success(0):
+                throw PartialFile.failure(SystemCallError("write", errno: EIO), paths.partialFile)
+            case .success(let written):
                 offset += written
-                continue
-            }
-            if written < 0, errno == EINTR { continue }
-            if written < 0, errno == EINVAL, direct {
+            case .failure(let failure) where failure.errno == EINVAL && direct:
                 // The file system accepted O_DIRECT but not these offsets or sizes.
                 setDirect(false)
-                continue
+            case .failure(let failure):
+                throw PartialFile.failure(failure, paths.partialFile)
             }
-            if written == 0 { errno = EIO }
-            throw PartialFile.failure("write", paths.partialFile)
         }
         hasher.update(bytes)
         length += Int64(bytes.count)
@@ -280,16 +293,22 @@ struct PartialFile {
     }
 
     private mutating func setDirect(_ on: Bool) {
-        let flags = fcntl(descriptor, F_GETFL)
-        if flags >= 0, fcntl(descriptor, F_SETFL, on ? flags | PartialFile.directFlag : flags & ~PartialFile.directFlag) == 0 { direct = on }
+        // Best effort: a file that keeps its mode is written as it was.
+        guard case .success(let flags) = SystemCall.result("fcntl", { fcntl(descriptor, F_GETFL) }) else { return }
+        let wanted = on ? flags | PartialFile.directFlag : flags & ~PartialFile.directFlag
+        if case .success = SystemCall.result("fcntl", { fcntl(descriptor, F_SETFL, wanted) }) { direct = on }
     }
 
     private mutating func hashExisting(_ size: Int64, buffer: UnsafeMutableRawBufferPointer) throws {
         var offset: Int64 = 0
         while offset < size {
-            let count = pread(descriptor, buffer.baseAddress, Int(min(Int64(buffer.count), size - offset)), off_t(offset))
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw PartialFile.failure("read", paths.partialFile) }
+            let want = Int(min(Int64(buffer.count), size - offset))
+            let count: Int
+            switch SystemCall.result("read", { pread(descriptor, buffer.baseAddress, want, off_t(offset)) }) {
+            case .success(0): throw PartialFile.failure(SystemCallError("read", errno: EIO), paths.partialFile)
+            case .success(let value): count = value
+            case .failure(let failure): throw PartialFile.failure(failure, paths.partialFile)
+            }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             offset += Int64(count)
         }
@@ -297,19 +316,20 @@ struct PartialFile {
     }
 
     private static func readValidator(at path: String) -> Validator? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { Glibc.close(fd) }
+        guard case .success(let fd) = SystemCall.result("open", { open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
+        defer { SystemCall.closeIgnoringErrors(fd) }
         var bytes = [UInt8](repeating: 0, count: 16 * 1024)
-        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0, let text = String(validating: bytes[0..<count], as: UTF8.self) else { return nil }
+        let read = bytes.withUnsafeMutableBytes { buffer in SystemCall.result("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) } }
+        guard case .success(let count) = read, count > 0, let text = String(validating: bytes[0..<count], as: UTF8.self) else { return nil }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count >= 4, lines[0] == "aibuds-partial 1", let size = Int64(lines[3]), size >= 0 else { return nil }
         return Validator(url: String(lines[1]), etag: String(lines[2]), size: size)
     }
 
-    static func failure(_ operation: String, _ path: String) -> TransferError {
-        let failure = FileSystemFailure(operation: operation, path: path, errno: errno)
+    /// A local file error of the engine for a failed system call on `path`.
+    static func failure(_ call: SystemCallError, _ path: String) -> TransferError {
+        let operation = call.operation
+        let failure = FileSystemFailure(operation: operation, path: path, errno: call.errno)
         let what = failure.errno == ENOSPC || failure.errno == EDQUOT ? "the disk (or the quota) is full" : "cannot \(operation) \(path)"
         return TransferError(.localFileError, what, underlying: failure)
     }

@@ -80,7 +80,7 @@ struct DownloadWorker: Sendable {
             if depth > 1, target.isNew {
                 let link = pipeline ?? HTTPPipeline(address: target.address)
                 pipeline = link
-                if link.address == target.address { aheadRequest = try? job.plainRequest(target) }
+                if link.address == target.address { aheadRequest = job.plainRequest(target) }
             }
             return Queued(index: index, job: job, target: target, aheadRequest: aheadRequest)
         } catch {

@@ -1,4 +1,4 @@
-import AIBuds
+import AIBudsTransfer
 import AIBudsDigest
 import AIBudsEmulator
 import AIBudsSync
@@ -13,6 +13,8 @@ final class DownloadFixture {
     let server: DataPlaneServer
     let baseURL: String
     let token = "test-token"
+    /// The data plane as the engine takes it, made once.
+    let endpoint: DataPlaneEndpoint
     private let counter = Locked(0)
 
     init(shaping: DataPlaneShaping = .unlimited, address: String = "127.0.0.1", port: UInt16 = 0) throws {
@@ -22,6 +24,7 @@ final class DownloadFixture {
         try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
         server = DataPlaneServer(catalog: catalog, token: token, shaping: shaping)
         baseURL = try server.start()
+        endpoint = try DataPlaneEndpoint(baseURL: baseURL, token: token)
     }
 
     deinit {
@@ -46,7 +49,7 @@ final class DownloadFixture {
     /// A request for a served device name, checked against `content`.
     func request(_ name: String, content: [UInt8]? = nil, localName: String? = nil, overwrite: Bool = false) -> DownloadRequest {
         DownloadRequest(
-            baseURL: baseURL, deviceName: name, token: token, destinationDirectory: destination, localName: localName ?? name,
+            endpoint: endpoint, deviceFileName: name, destinationDirectory: destination, localName: localName ?? name,
             expectedSize: content.map { Int64($0.count) }, expectedSHA256: content.map { SHA256.hash($0) }, overwrite: overwrite)
     }
 

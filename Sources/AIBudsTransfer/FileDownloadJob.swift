@@ -65,7 +65,8 @@ final class FileDownloadJob: Sendable {
 
     /// Where a checked request goes.
     struct Target {
-        let url: HTTPURL
+        /// The request target, `/media/<percent-encoded name>`.
+        let path: String
         let address: SocketAddress
         let paths: DownloadPaths
         /// The batch saw no partial state of this file: it starts from byte 0 with a plain GET.
@@ -83,17 +84,10 @@ final class FileDownloadJob: Sendable {
         try run(buffer: buffer, target: check(folders: nil), pipeline: nil)
     }
 
-    /// Checks the request before anything is sent: its URL, its local name, the destination, and
-    /// that the file is not there already (unless it may be replaced).
+    /// Checks the request before anything is sent: its local name, the destination, and that the
+    /// file is not there already (unless it may be replaced). The endpoint was checked when made.
     func check(folders: DestinationFolders?) throws -> Target {
-        let url: HTTPURL
-        do { url = try HTTPURL(parsing: request.url) } catch {
-            throw TransferError(.invalidURL, "\"\(request.url)\" is not an http URL", underlying: error)
-        }
-        let address = SocketAddress(host: url.host, port: url.port)
-        guard address.family != nil else {
-            throw TransferError(.invalidURL, "the host of \"\(request.url)\" is not a numeric IP address")
-        }
+        if let unusable = request.endpoint.unusable { throw unusable }
         guard SafeFileName.isSafe(request.localName) else {
             throw TransferError(.unsafeFileName, "\"\(request.localName)\" is not a safe local file name")
         }
@@ -102,23 +96,24 @@ final class FileDownloadJob: Sendable {
         try checkDestination(paths, failure: folder.map(\.failure) ?? DestinationFolders.check(paths))
         guard !isCancelled else { throw cancelledError }
 
-        return Target(url: url, address: address, paths: paths, isNew: folder.map { !$0.namesWithState.contains(request.localName) } ?? false)
+        return Target(
+            path: request.endpoint.target(forDeviceName: request.deviceFileName), address: request.endpoint.address, paths: paths, isNew: folder.map { !$0.namesWithState.contains(request.localName) } ?? false)
     }
 
     /// The request for the file from byte 0, as sent ahead on a pipelined connection.
-    func plainRequest(_ target: Target) throws -> [UInt8] {
-        try requestHead(url: target.url, range: nil)
+    func plainRequest(_ target: Target) -> [UInt8] {
+        requestHead(path: target.path, range: nil)
     }
 
     /// Downloads and verifies the checked file; with `pipeline`, its plain GET is the oldest
     /// unanswered request on the pipeline's connection, and the first attempt reads its response.
     func run(buffer: UnsafeMutableRawBufferPointer, target: Target, pipeline: HTTPPipeline?) throws -> (result: DownloadResult, commit: PendingCommit) {
-        let url = target.url
+        let path = target.path
         let address = target.address
         let paths = target.paths
         guard !isCancelled else { throw cancelledError }
         var part = try PartialFile(
-            paths: paths, url: request.url, expectedSize: request.expectedSize, isNew: target.isNew,
+            paths: paths, url: request.url, path: path, expectedSize: request.expectedSize, isNew: target.isNew,
             unnamedLimit: request.overwrite ? 0 : configuration.unnamedFileLimit, buffer: buffer)
         var pipelined = pipeline
         let resumed = part.length
@@ -132,7 +127,7 @@ final class FileDownloadJob: Sendable {
                 attempts += 1
                 let before = part.length
                 do {
-                    switch try attempt(url: url, address: address, pipeline: &pipelined, part: &part, buffer: buffer, received: &received) {
+                    switch try attempt(path: path, address: address, pipeline: &pipelined, part: &part, buffer: buffer, received: &received) {
                     case .complete: break attemptLoop
                     case .again: continue attemptLoop
                     }
@@ -203,7 +198,7 @@ final class FileDownloadJob: Sendable {
     /// One request and its response, on a pooled connection; a stale kept-alive connection is
     /// replaced once without counting as an attempt.
     private func attempt(
-        url: HTTPURL, address: SocketAddress, pipeline pipelined: inout HTTPPipeline?, part: inout PartialFile, buffer: UnsafeMutableRawBufferPointer,
+        path: String, address: SocketAddress, pipeline pipelined: inout HTTPPipeline?, part: inout PartialFile, buffer: UnsafeMutableRawBufferPointer,
         received: inout Int64
     ) throws -> Outcome {
         // The request went ahead on the worker's connection: read its response there, once.
@@ -214,7 +209,7 @@ final class FileDownloadJob: Sendable {
             defer { current.withLock { $0 = nil } }
             do {
                 let outcome = try exchange(
-                    on: connection, reused: pipeline.reused, sent: true, carry: pipeline.carry, moreAhead: pipeline.unanswered > 1, url: url,
+                    on: connection, reused: pipeline.reused, sent: true, carry: pipeline.carry, moreAhead: pipeline.unanswered > 1, path: path,
                     part: &part, buffer: buffer, received: &received)
                 if outcome.keepAlive { pipeline.answered(leftover: outcome.leftover) } else { pipeline.reset() }
                 return outcome.outcome
@@ -238,7 +233,7 @@ final class FileDownloadJob: Sendable {
             defer { current.withLock { $0 = nil } }
             do {
                 let outcome = try exchange(
-                    on: checkout.connection, reused: checkout.reused, sent: false, carry: [], moreAhead: false, url: url, part: &part, buffer: buffer,
+                    on: checkout.connection, reused: checkout.reused, sent: false, carry: [], moreAhead: false, path: path, part: &part, buffer: buffer,
                     received: &received)
                 if outcome.keepAlive { pool.checkin(checkout.connection, for: address) } else { checkout.connection.close() }
                 return outcome.outcome
@@ -253,25 +248,21 @@ final class FileDownloadJob: Sendable {
     }
 
     /// A GET of the file, from `range.first` when resuming with the bytes' validator.
-    private func requestHead(url: HTTPURL, range: (first: Int64, etag: String)?) throws -> [UInt8] {
-        var headers: HTTPHeaders = ["Host": url.hostHeader]
-        do {
-            headers.add(name: "Authorization", value: try HTTPAuthorization.bearerValue(token: request.token))
-        } catch {
-            throw TransferError(.invalidURL, "the bearer token is not valid", underlying: error)
-        }
+    private func requestHead(path: String, range: (first: Int64, etag: String)?) -> [UInt8] {
+        var headers: HTTPHeaders = ["Host": request.endpoint.hostHeader]
+        headers.add(name: "Authorization", value: request.endpoint.authorization)
         if let range {
             headers.add(name: "Range", value: HTTPByteRange.from(first: range.first).headerValue)
             headers.add(name: "If-Range", value: range.etag)
         }
-        return HTTPRequestHead(method: "GET", target: url.path, headers: headers).serialized()
+        return HTTPRequestHead(method: "GET", target: path, headers: headers).serialized()
     }
 
     /// One response: the request is sent unless `sent` (then it was sent ahead for an empty
     /// partial file); `carry` are bytes already read of it; with `moreAhead` more responses
     /// follow on the connection, and bytes read past this one are returned as `leftover`.
     private func exchange(
-        on connection: TCPConnection, reused: Bool, sent: Bool, carry: [UInt8], moreAhead: Bool, url: HTTPURL, part: inout PartialFile,
+        on connection: TCPConnection, reused: Bool, sent: Bool, carry: [UInt8], moreAhead: Bool, path: String, part: inout PartialFile,
         buffer: UnsafeMutableRawBufferPointer, received: inout Int64
     ) throws -> (outcome: Outcome, keepAlive: Bool, leftover: [UInt8]) {
         var range: (first: Int64, etag: String)?
@@ -280,7 +271,7 @@ final class FileDownloadJob: Sendable {
         } else if part.length > 0 {
             try part.restart()
         }
-        let head = sent ? [] : try requestHead(url: url, range: range)
+        let head = sent ? [] : requestHead(path: path, range: range)
         let timeout = configuration.ioTimeout
 
         // Send the request and read the response head into the buffer.
@@ -326,7 +317,7 @@ final class FileDownloadJob: Sendable {
             }
             contentLength = length
         } catch {
-            throw TransferError(.invalidResponse, "invalid response to GET \(url.path)", underlying: error)
+            throw TransferError(.invalidResponse, "invalid response to GET \(path)", underlying: error)
         }
         // Bytes past this response's body belong to the next pipelined response.
         var leftover: [UInt8] = []
@@ -363,13 +354,13 @@ final class FileDownloadJob: Sendable {
         case 500...599:
             throw Retryable(error: TransferError(.httpStatus, "the device answered \(response.status) \(response.reason)", httpStatus: response.status))
         default:
-            throw TransferError(.httpStatus, "the device answered \(response.status) \(response.reason) for \(url.path)", httpStatus: response.status)
+            throw TransferError(.httpStatus, "the device answered \(response.status) \(response.reason) for \(path)", httpStatus: response.status)
         }
         if let expected = request.expectedSize, total != expected {
             throw TransferError(.sizeMismatch, "\(request.localName): the device serves \(total) bytes, expected \(expected)")
         }
         if let etag = response.headers["ETag"] {
-            part.validator = PartialFile.Validator(url: request.url, etag: etag, size: total)
+            part.validator = PartialFile.Validator(url: part.url, etag: etag, size: total)
         } else {
             part.validator = nil
         }

@@ -45,8 +45,8 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
     /// The error underneath (a `NetError`, an `HTTPError`, an errno).
     public var underlying: (any Error)?
 
-    /// Creates a download failure of kind `code`; `httpStatus` goes with `.httpStatus`, and
-    /// `underlying` is the lower-level cause.
+    /// An error of kind `code`; `httpStatus` goes with `.httpStatus`, `underlying` is the cause kept
+    /// for diagnostics (a `NetError`, an `HTTPError`, a `FileSystemFailure`).
     public init(_ code: Code, _ message: String, httpStatus: Int? = nil, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
@@ -71,7 +71,7 @@ public struct FileSystemFailure: Error, Hashable, Sendable, CustomStringConverti
     /// The `errno` reported.
     public var errno: Int32
 
-    /// Records that the system call `operation` on `path` failed with `errno`.
+    /// A failure of `operation` on `path` with the `errno` the system reported.
     public init(operation: String, path: String, errno: Int32) {
         self.operation = operation
         self.path = path

@@ -62,7 +62,7 @@ public final class HTTPFileDownloader: Sendable {
     private let pool: HTTPConnectionPool
     private let scopes = Locked<[ObjectIdentifier: DownloadScope]>([:])
 
-    /// Creates an engine.
+    /// An engine with its own pool of kept-alive connections; `logger` hears retries and failures.
     public init(configuration: Configuration = Configuration(), logger: any LogService = NullLogService()) {
         self.configuration = configuration
         self.logger = logger
@@ -183,8 +183,8 @@ public struct DownloadBatchHooks: Sendable {
     /// Called once file `index` has its result: committed (renamed into place), or failed.
     public var finished: @Sendable (_ index: Int, _ result: Result<DownloadResult, TransferError>) -> Void
 
-    /// Creates the batch callbacks: `prepare` may change or skip a request just before it starts,
-    /// `finished` hears each file's result.
+    /// Hooks from the two closures; both run on the engine's worker and commit threads, so they
+    /// must not block for long.
     public init(
         prepare: @escaping @Sendable (_ index: Int, _ request: DownloadRequest) -> DownloadRequest?,
         finished: @escaping @Sendable (_ index: Int, _ result: Result<DownloadResult, TransferError>) -> Void

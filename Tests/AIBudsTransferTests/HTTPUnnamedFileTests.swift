@@ -1,4 +1,4 @@
-@testable import AIBuds
+@testable import AIBudsTransfer
 import AIBudsDigest
 import AIBudsEmulator
 import AIBudsSync

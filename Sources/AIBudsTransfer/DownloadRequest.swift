@@ -1,12 +1,11 @@
-import AIBudsWire
 import Foundation
 
-/// One file to download: where from, with which token, where to, and what it must be.
+/// One file to download: which device file on which data plane, where to, and what it must be.
 public struct DownloadRequest: Sendable, Hashable {
-    /// The file's URL, `http://HOST:PORT/media/<percent-encoded name>`.
-    public var url: String
-    /// The session's bearer token.
-    public var token: String
+    /// The device's data plane (address and bearer token), parsed once per transfer session.
+    public var endpoint: DataPlaneEndpoint
+    /// The file's name on the device, exactly as listed; percent-encoded only into the request.
+    public var deviceFileName: String
     /// The folder the file lands in. A file over the engine's unnamed-file limit (1 MiB) is held
     /// in its `.partial` subfolder while it downloads; a smaller new one is unnamed until committed.
     public var destinationDirectory: URL {
@@ -14,7 +13,7 @@ public struct DownloadRequest: Sendable, Hashable {
     }
     /// `destinationDirectory`'s file-system path without a trailing `/`, worked out once per folder
     /// (a copy of a request keeps it), not once per file.
-    private(set) var destinationPath: String
+    public private(set) var destinationPath: String
     /// The local file name; must be safe (see `SafeFileName`).
     public var localName: String
     /// The size the device reported, checked before the file is committed.
@@ -28,15 +27,15 @@ public struct DownloadRequest: Sendable, Hashable {
     /// The caller found nothing at the final name just before handing the request over (the
     /// import's `LocalTarget` does), so the engine does not look again before it downloads. The
     /// commit still never replaces: the no-replace rename refuses an existing name.
-    var finalNameCheckedFree = false
+    public var finalNameCheckedFree = false
 
-    /// Creates a request for a full URL.
+    /// Creates a request for the device file `deviceFileName` on the data plane `endpoint`.
     public init(
-        url: String, token: String, destinationDirectory: URL, localName: String, expectedSize: Int64? = nil,
-        expectedSHA256: [UInt8]? = nil, overwrite: Bool = false
+        endpoint: DataPlaneEndpoint, deviceFileName: String, destinationDirectory: URL, localName: String,
+        expectedSize: Int64? = nil, expectedSHA256: [UInt8]? = nil, overwrite: Bool = false
     ) {
-        self.url = url
-        self.token = token
+        self.endpoint = endpoint
+        self.deviceFileName = deviceFileName
         self.destinationDirectory = destinationDirectory
         self.destinationPath = DownloadRequest.path(of: destinationDirectory)
         self.localName = localName
@@ -45,22 +44,9 @@ public struct DownloadRequest: Sendable, Hashable {
         self.overwrite = overwrite
     }
 
-    /// Creates a request for a device file on a data plane at `baseURL` (`http://HOST:PORT`).
-    public init(
-        baseURL: String, deviceName: String, token: String, destinationDirectory: URL, localName: String,
-        expectedSize: Int64? = nil, expectedSHA256: [UInt8]? = nil, overwrite: Bool = false
-    ) {
-        self.init(
-            url: DownloadRequest.mediaURL(baseURL: baseURL, deviceName: deviceName), token: token,
-            destinationDirectory: destinationDirectory, localName: localName, expectedSize: expectedSize,
-            expectedSHA256: expectedSHA256, overwrite: overwrite)
-    }
-
-    /// The URL of a device file on a data plane at `baseURL` (`http://HOST:PORT`, a trailing `/`
-    /// allowed).
-    static func mediaURL(baseURL: String, deviceName: String) -> String {
-        (baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + HTTPMediaPath.target(forDeviceName: deviceName)
-    }
+    /// The file's URL, `http://HOST:PORT/media/<percent-encoded name>`, spelled out for messages
+    /// and the saved validator of a partial file (the engine never parses it).
+    public var url: String { endpoint.url(forDeviceName: deviceFileName) }
 
     /// Where the finished file goes.
     public var finalURL: URL { destinationDirectory.appendingPathComponent(localName, isDirectory: false) }
@@ -124,10 +110,10 @@ public struct DownloadResult: Sendable, Hashable {
     /// The committed file.
     public var fileURL: URL
     /// Its path (`fileURL.path`, kept as built so that callers need not ask the URL for it).
-    var filePath: String
-    /// The file's length in bytes as listed; the download must deliver exactly this many.
+    public var filePath: String
+    /// Its size in bytes, checked against the size the device announced and the one expected.
     public var size: Int64
-    /// Its SHA-256.
+    /// The SHA-256 of its bytes, hashed as they arrived (before they were written).
     public var sha256: [UInt8]
     /// Body bytes received over the network, over every attempt (more than `size` when a
     /// changed file had to start again).
@@ -149,9 +135,8 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The longest wait.
     public var maxBackoff: Duration
 
-    /// Creates a retry policy: give up after `maxRetriesWithoutProgress` retries in a row without a
-    /// new byte or `maxRetries` in all; the wait starts at `initialBackoff` and doubles up to
-    /// `maxBackoff`.
+    /// A policy with the given limits; the defaults ride out a hotspot that drops for a few
+    /// seconds without waiting long on a device that is gone.
     public init(maxRetriesWithoutProgress: Int = 5, maxRetries: Int = 50, initialBackoff: Duration = .milliseconds(50), maxBackoff: Duration = .seconds(2)) {
         self.maxRetriesWithoutProgress = maxRetriesWithoutProgress
         self.maxRetries = maxRetries

@@ -1,3 +1,4 @@
+import AIBudsNet
 import AIBudsSync
 import Dispatch
 import Foundation
@@ -128,7 +129,9 @@ final class CommitQueue: Sendable {
             for (pending, _) in group where destinations[pending.paths.destination] == nil {
                 destinations[pending.paths.destination] = pending.descriptor
             }
-            synced = destinations.values.allSatisfy { syncfs($0) == 0 }
+            synced = destinations.values.allSatisfy { descriptor in
+                if case .success = SystemCall.result("syncfs", { syncfs(descriptor) }) { true } else { false }
+            }
         }
         for (pending, completion) in group {
             let result: Result<Void, TransferError>

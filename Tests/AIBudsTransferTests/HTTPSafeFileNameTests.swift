@@ -1,4 +1,4 @@
-import AIBuds
+import AIBudsTransfer
 import Testing
 
 @Suite("Safe local names for hostile device file names")
