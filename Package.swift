@@ -4,8 +4,8 @@ import PackageDescription
 /// Every library module is also a library product of the same name, so an app depends on exactly
 /// what it imports.
 let libraries = [
-    "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBuds", "AIBudsSMP",
-    "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
+    "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBuds", "AIBudsSMPClient",
+    "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
 ]
 
 let package = Package(
@@ -22,19 +22,23 @@ let package = Package(
         .target(name: "AIBudsWire", dependencies: ["AIBudsFoundation", "AIBudsDigest"]),
         .target(name: "AIBudsNet", dependencies: ["AIBudsLog"]),
         .target(name: "AIBuds", dependencies: ["AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest"]),
-        .target(name: "AIBudsSMP", dependencies: ["AIBuds", "AIBudsWire", "AIBudsNet"]),
+        // The SMP client stands alone: a tool that only speaks SMP does not link the SDK.
+        .target(name: "AIBudsSMPClient", dependencies: ["AIBudsWire", "AIBudsNet", "AIBudsLog", "AIBudsDigest"]),
+        .target(name: "AIBudsSMP", dependencies: ["AIBuds", "AIBudsSMPClient", "AIBudsWire", "AIBudsNet"]),
         .target(name: "AIBudsEmulator", dependencies: [
             "AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest",
         ]),
-        .target(name: "TopStepComKit", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsDigest"]),
+        .target(name: "TopStepComKit", dependencies: ["AIBuds", "AIBudsSMPClient", "AIBudsSMP", "AIBudsWire", "AIBudsDigest"]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP"]),
-        .target(name: "AIBudsTestKit", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator"]),
+        .target(name: "AIBudsTestKit", dependencies: ["AIBuds", "AIBudsSMPClient", "AIBudsWire", "AIBudsEmulator"]),
         // Release builds link the Swift runtime and Foundation statically: the command starts in
         // about 4 ms instead of 7 (no symbol binding across a dozen shared libraries). The
         // toolchain's lld links them (gold warns about glibc's mktemp inside static Foundation).
         .executableTarget(
             name: "aibuds",
-            dependencies: ["AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator", "AIBudsAllInOne", "TopStepComKit"],
+            dependencies: [
+                "AIBuds", "AIBudsSMPClient", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator", "AIBudsAllInOne", "TopStepComKit",
+            ],
             linkerSettings: [
                 .unsafeFlags(
                     ["-static-stdlib", "-use-ld=lld", "-Xlinker", "--start-group"]
@@ -46,14 +50,20 @@ let package = Package(
                     .when(platforms: [.linux], configuration: .release)),
             ]),
         .executableTarget(name: "aibuds-bench-http", dependencies: [
-            "AIBuds", "AIBudsEmulator", "AIBudsNet", "AIBudsWire", "AIBudsDigest", "AIBudsLog", "AIBudsSMP",
+            "AIBuds", "AIBudsEmulator", "AIBudsNet", "AIBudsWire", "AIBudsDigest", "AIBudsLog", "AIBudsSMPClient",
         ]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog"]),
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire", "AIBudsDigest"]),
-        .testTarget(name: "AIBudsSMPTests", dependencies: ["AIBudsSMP", "AIBudsTestKit", "AIBudsEmulator"]),
-        .testTarget(name: "AIBudsEmulatorTests", dependencies: ["AIBudsEmulator", "AIBudsSMP", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsSMPClientTests", dependencies: [
+            "AIBudsSMPClient", "AIBudsTestKit", "AIBudsEmulator", "AIBudsWire", "AIBudsNet", "AIBudsDigest",
+        ]),
+        .testTarget(name: "AIBudsSMPTests", dependencies: [
+            "AIBudsSMP", "AIBudsSMPClient", "AIBuds", "AIBudsWire", "AIBudsTestKit", "AIBudsEmulator",
+        ]),
+        .testTarget(name: "AIBudsEmulatorTests", dependencies: ["AIBudsEmulator", "AIBudsSMPClient", "AIBudsTestKit"]),
         .testTarget(name: "TopStepComKitTests", dependencies: [
-            "TopStepComKit", "AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator", "AIBudsTestKit", "AIBudsAllInOne",
+            "TopStepComKit", "AIBuds", "AIBudsSMPClient", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator", "AIBudsTestKit",
+            "AIBudsAllInOne",
         ]),
         .testTarget(name: "AIBudsTests", dependencies: [
             "AIBuds", "AIBudsSMP", "AIBudsEmulator", "AIBudsTestKit", "AIBudsAllInOne", "TopStepComKit",

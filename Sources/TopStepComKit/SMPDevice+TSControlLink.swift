@@ -1,5 +1,6 @@
 import AIBuds
 import AIBudsSMP
+import AIBudsSMPClient
 
 /// The SMP plugin's devices hand the TopStep facade their SMP client and reported capabilities.
 extension SMPDevice: TSControlLinkDevice {

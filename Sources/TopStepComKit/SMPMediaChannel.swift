@@ -1,6 +1,7 @@
 import AIBuds
 import AIBudsFoundation
 import AIBudsSMP
+import AIBudsSMPClient
 import AIBudsWire
 import Foundation
 
@@ -50,7 +51,12 @@ struct SMPMediaChannel: MediaDeviceChannel {
     func list(wireType: Int) async throws(TSError) -> DeviceMediaListing {
         guard isConnected else { throw TSError.notConnected }
         do {
-            return try await client.mediaListing(type: MediaFileType(lenientRawValue: wireType))
+            let listing = try await client.mediaListing(type: MediaFileType(lenientRawValue: wireType).rawValue)
+            return DeviceMediaListing(generation: listing.generation, files: listing.files.map { entry in
+                DeviceMediaEntry(
+                    id: entry.id, name: entry.name, type: MediaFileType(lenientRawValue: entry.type), size: entry.size,
+                    hasSixAxisData: entry.sixaxis, sha256: entry.sha256.map { Array($0) })
+            })
         } catch {
             throw map(error, name: nil)
         }

@@ -1,5 +1,6 @@
 import AIBuds
 import AIBudsSMP
+import AIBudsSMPClient
 
 /// A device whose control link is SMP: it hands the TopStep facade the SMP client of its current
 /// connection. The SMP plugin's device classes conform; the facade needs nothing else from a device.

@@ -2,6 +2,7 @@ import AIBuds
 import AIBudsEmulator
 import AIBudsNet
 import AIBudsSMP
+import AIBudsSMPClient
 import Foundation
 import TopStepComKit
 

@@ -1,3 +1,4 @@
+import AIBudsSMPClient
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,9 +1,10 @@
 import AIBuds
 import AIBudsFoundation
+import AIBudsSMPClient
 import AIBudsWire
 
 // The control channel of the media import engine over SMP (Media group 65 and File group 8 of
-// docs/protocol.md), with the requests of SMPDevice+MediaImport.swift. Glasses adopt it, and so
+// docs/protocol.md), with the client's requests of SMPClient+Media.swift. Glasses adopt it, and so
 // `DeviceMediaFileImportAPI`.
 
 extension SMPDevice {
@@ -18,9 +19,9 @@ extension SMPDevice {
     /// Lists every media file (of `type`, or all), across pages at one generation.
     public func listMediaFiles(type: MediaFileType?) async throws -> DeviceMediaListing {
         try await run(.mediaImport) { session in
-            try await SMPDeviceSession.mappingErrors { () async throws(SMPError) -> DeviceMediaListing in
-                try await session.client.mediaListing(type: type)
-            }
+            DeviceMediaListing(try await SMPDeviceSession.mappingErrors { () async throws(SMPError) -> SMPMediaListing in
+                try await session.client.mediaListing(type: type?.rawValue)
+            })
         }
     }
 

@@ -1,6 +1,7 @@
 import AIBuds
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsSMPClient
 import AIBudsWire
 import Foundation
 

@@ -2,6 +2,7 @@ import AIBuds
 import AIBudsFoundation
 import AIBudsLog
 import AIBudsNet
+import AIBudsSMPClient
 import AIBudsWire
 import Foundation
 import Synchronization

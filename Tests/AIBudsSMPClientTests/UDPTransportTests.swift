@@ -1,5 +1,5 @@
 import AIBudsNet
-import AIBudsSMP
+import AIBudsSMPClient
 import AIBudsWire
 import Foundation
 import Synchronization
