@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "AIBudsEmulator", dependencies: [
             "AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest",
         ]),
-        .target(name: "TopStepComKit", dependencies: ["AIBuds", "AIBudsSMPClient", "AIBudsSMP", "AIBudsWire", "AIBudsDigest"]),
+        .target(name: "TopStepComKit", dependencies: ["AIBuds", "AIBudsSMPClient", "AIBudsWire", "AIBudsDigest"]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP"]),
         .target(name: "AIBudsTestKit", dependencies: ["AIBuds", "AIBudsSMPClient", "AIBudsWire", "AIBudsEmulator"]),
         // Release builds link the Swift runtime and Foundation statically: the command starts in

@@ -1,3 +1,4 @@
+import AIBuds
 import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsSMP
@@ -78,8 +79,10 @@ final class WatchRig: Sendable {
         self.kit = kit
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("topstep-\(UUID().uuidString)")
         let connectivity = self.connectivity
-        kit.bind(SMPMediaChannel(client: client, deviceIdentity: identity, capabilities: profile.capabilities,
-                                 connected: { connectivity.isConnected }))
+        kit.bind(SMPMediaChannel(
+            client: client, uuid: try #require(UUID(uuidString: identity)),
+            capabilities: Set(profile.capabilities.map(DeviceCapability.init(rawValue:))),
+            isConnected: { connectivity.isConnected }))
     }
 
     deinit {
