@@ -57,10 +57,11 @@ extension SMPDevice: MediaFileTransferChannel {
         _ body: @escaping @Sendable (SMPMediaChannel) async throws -> Value
     ) async throws -> Value {
         let reported = capabilities
-        let capability: DeviceCapability = reported.contains(.mediaFile) && !reported.contains(.mediaImport) ? .mediaFile : .mediaImport
-        return try await run(capability) { [self] session in
+        let needed: DeviceCapability = reported.contains(.mediaImport) || !reported.contains(.mediaFile) ? .mediaImport : .mediaFile
+        let hashTimeout = SMPDeviceSession.commandTimeout * 4
+        return try await run(needed) { [self] session in
             try await body(SMPMediaChannel(
-                client: session.client, uuid: uuid, capabilities: reported, hashTimeout: SMPDeviceSession.commandTimeout * 4,
+                client: session.client, uuid: uuid, capabilities: reported, hashTimeout: hashTimeout,
                 isConnected: { [weak self] in self?.isConnectedAndReady ?? false }))
         }
     }

@@ -41,15 +41,6 @@ public final class SMPDeviceSession: DeviceSession {
         .seconds(max(AIBudsSDK.sdkConfiguration.commandTimeoutInSeconds, 0.05))
     }
 
-    /// Runs SMP client calls, turning their errors into SDK errors.
-    static func mappingErrors<Value>(_ body: () async throws(SMPError) -> Value) async throws -> Value {
-        do {
-            return try await body()
-        } catch {
-            throw error.sdkError
-        }
-    }
-
     /// Sends a request within the command timeout (or `timeout`), turning SMP errors into SDK errors.
     public func request<Request: SMPRequest>(_ request: Request, timeout: Duration? = nil) async throws -> Request.Response {
         do {
