@@ -5,7 +5,7 @@ import PackageDescription
 /// what it imports.
 let libraries = [
     "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
-    "AIBuds", "AIBudsSMP",
+    "AIBudsSMPClient", "AIBuds", "AIBudsSMP",
     "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
 ]
 
@@ -26,22 +26,25 @@ let package = Package(
         .target(name: "AIBudsTransfer", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsNet",
         ]),
+        .target(name: "AIBudsSMPClient", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsNet",
+        ]),
         .target(name: "AIBuds", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
             "AIBudsTransfer",
         ]),
         .target(name: "AIBudsSMP", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds",
+            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
         ]),
         .target(name: "AIBudsEmulator", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
         ]),
         .target(name: "TopStepComKit", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBuds", "AIBudsSMP",
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds",
         ]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP"]),
         .target(name: "AIBudsTestKit", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBuds", "AIBudsSMP", "AIBudsEmulator",
+            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBuds", "AIBudsEmulator",
         ]),
         // Release builds link the Swift runtime and Foundation statically: the command starts in
         // about 4 ms instead of 7 (no symbol binding across a dozen shared libraries). The
@@ -49,9 +52,9 @@ let package = Package(
         .executableTarget(
             name: "aibuds",
             dependencies: [
-                "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds",
-                "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
-            ],
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
+            "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
+        ],
             linkerSettings: [
                 .unsafeFlags(
                     ["-static-stdlib", "-use-ld=lld", "-Xlinker", "--start-group"]
@@ -64,7 +67,8 @@ let package = Package(
                     .when(platforms: [.linux], configuration: .release)),
             ]),
         .executableTarget(name: "aibuds-bench-http", dependencies: [
-            "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer", "AIBuds", "AIBudsSMP", "AIBudsEmulator",
+            "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer", "AIBudsSMPClient", "AIBuds",
+            "AIBudsEmulator",
         ]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog"]),
@@ -74,17 +78,21 @@ let package = Package(
         .testTarget(name: "AIBudsTransferTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsTransfer", "AIBudsEmulator", "AIBudsTestKit",
         ]),
+        .testTarget(name: "AIBudsSMPClientTests", dependencies: [
+            "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBudsEmulator",
+            "AIBudsTestKit",
+        ]),
         .testTarget(name: "AIBudsSMPTests", dependencies: [
-            "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBuds", "AIBudsSMP", "AIBudsEmulator",
+            "AIBudsWire", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsEmulator",
             "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: [
-            "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMP",
+            "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",
             "AIBudsEmulator", "AIBudsTestKit",
         ]),
         .testTarget(name: "TopStepComKitTests", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds", "AIBudsSMP",
-            "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
+            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
+            "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds",

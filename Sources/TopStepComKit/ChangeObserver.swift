@@ -1,3 +1,4 @@
+import AIBuds
 import AIBudsLog
 import AIBudsSync
 import Dispatch
@@ -20,7 +21,7 @@ final class ChangeObserver: Sendable {
     static let retryDelay: Duration = .seconds(1)
 
     private let state = Locked(State())
-    private let channelSource: @Sendable () -> (any MediaDeviceChannel)?
+    private let channelSource: @Sendable () -> TSMediaChannel?
     private let logService: @Sendable () -> any LogService
     /// The generations of the app's last fetched lists: where an observation starts, so that a
     /// list that is already stale is reported at once.
@@ -28,7 +29,7 @@ final class ChangeObserver: Sendable {
 
     /// Creates an observer of the channels that `channelSource` returns.
     init(
-        channelSource: @escaping @Sendable () -> (any MediaDeviceChannel)?,
+        channelSource: @escaping @Sendable () -> TSMediaChannel?,
         baselines: FetchedGenerations,
         logService: @escaping @Sendable () -> any LogService
     ) {
@@ -97,12 +98,12 @@ final class ChangeObserver: Sendable {
 
     /// The TopStep types a change reports: the known types the device observes, once each; every
     /// observed type when the device did not say which.
-    static func types(of change: MediaChange, on channel: any MediaDeviceChannel) -> [TSMediaFileType] {
+    static func types(of change: MediaListChange, on channel: TSMediaChannel) -> [TSMediaFileType] {
         let observed = TSMediaFileType.allCases.filter {
             $0 != .unknown && channel.supportedOperations(for: $0).contains(.observeChanges)
         }
         guard !change.types.isEmpty else { return observed }
-        let reported = Set(change.types.map(TSMediaFileType.init(wireType:)))
+        let reported = Set(change.types.map { TSMediaFileType(wireType: $0.rawValue) })
         return observed.filter(reported.contains)
     }
 

@@ -7,7 +7,7 @@ import Foundation
 /// that it is still the listed file, and moves it to a free final path.
 struct MediaDownload: Sendable {
     /// The bound device.
-    let channel: any MediaDeviceChannel
+    let channel: TSMediaChannel
     /// The model to download.
     let model: TSMediaFileModel
     /// The destination folder as the app gave it.

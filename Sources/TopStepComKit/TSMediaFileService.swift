@@ -5,7 +5,7 @@ import Foundation
 /// as a task against the bound device's channel, and delivers its completion once on the main queue.
 final class TSMediaFileService: TSMediaFileInterface {
     /// The bound device's channel, or nil when no device is bound.
-    private let channelSource: @Sendable () -> (any MediaDeviceChannel)?
+    private let channelSource: @Sendable () -> TSMediaChannel?
     /// The kit's log service.
     private let logService: @Sendable () -> any LogService
     /// The generation of the last list fetched from each device.
@@ -15,7 +15,7 @@ final class TSMediaFileService: TSMediaFileInterface {
 
     /// Creates the service over a channel source.
     init(
-        channelSource: @escaping @Sendable () -> (any MediaDeviceChannel)?,
+        channelSource: @escaping @Sendable () -> TSMediaChannel?,
         logService: @escaping @Sendable () -> any LogService
     ) {
         self.channelSource = channelSource
@@ -84,7 +84,7 @@ final class TSMediaFileService: TSMediaFileInterface {
     // MARK: Operations
 
     /// Lists the files of `type` and remembers the list's generation.
-    func list(_ type: TSMediaFileType, on channel: any MediaDeviceChannel) async throws(TSError) -> [TSMediaFileModel] {
+    func list(_ type: TSMediaFileType, on channel: TSMediaChannel) async throws(TSError) -> [TSMediaFileModel] {
         guard let wireType = type.wireType else { throw TSError(.invalidType, "cannot list files of an unknown type") }
         let listing = try await channel.list(wireType: wireType)
         let device = channel.deviceIdentity
@@ -99,7 +99,7 @@ final class TSMediaFileService: TSMediaFileInterface {
 
     /// The bound channel if it is connected and supports `operation` for `type`; otherwise the
     /// error, decided without a request to the device.
-    private func channel(for operation: TSMediaFileOperation, _ type: TSMediaFileType) throws(TSError) -> any MediaDeviceChannel {
+    private func channel(for operation: TSMediaFileOperation, _ type: TSMediaFileType) throws(TSError) -> TSMediaChannel {
         guard let channel = channelSource(), channel.isConnected else { throw TSError.notConnected }
         guard channel.supportedOperations(for: type).contains(operation) else { throw TSError.notSupported(operation, type) }
         return channel
@@ -112,10 +112,10 @@ final class TSMediaFileService: TSMediaFileInterface {
         for type: TSMediaFileType,
         once: MainQueueOnce<Result<Value, TSError>>,
         reporter: ProgressReporter? = nil,
-        _ body: @escaping @Sendable (any MediaDeviceChannel) async throws(TSError) -> Value
+        _ body: @escaping @Sendable (TSMediaChannel) async throws(TSError) -> Value
     ) {
         let log = logService()
-        let channel: any MediaDeviceChannel
+        let channel: TSMediaChannel
         do {
             channel = try self.channel(for: operation, type)
         } catch {

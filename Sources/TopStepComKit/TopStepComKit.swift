@@ -19,13 +19,13 @@ public final class TopStepComKit: Sendable {
     /// The device the kit works with; with none (or a disconnected one), every call fails with
     /// `TSErrorEnum.notConnected` (2003). Setting it restarts list observation for the new device.
     ///
-    /// The device must be one whose control link is SMP (`TSControlLinkDevice`); others support no
-    /// operation.
+    /// The device must be a media channel of the control link (`MediaFileTransferChannel`, as the
+    /// SMP plugin's devices are); with another, every call fails with `notConnected`.
     public var device: (any DeviceConvertible)? {
         get { state.device.withLock { $0 } }
         set {
             state.device.withLock { $0 = newValue }
-            bind(newValue.map { DeviceMediaChannel(device: $0) })
+            bind(newValue as? any MediaFileTransferChannel)
         }
     }
 
@@ -46,9 +46,9 @@ public final class TopStepComKit: Sendable {
 
     deinit { mediaFileService.observer.stop() }
 
-    /// Binds the kit to a device's channel (nil unbinds) and restarts list observation.
-    func bind(_ channel: (any MediaDeviceChannel)?) {
-        state.channel.withLock { $0 = channel }
+    /// Binds the kit to a device's media channel (nil unbinds) and restarts list observation.
+    func bind(_ channel: (any MediaFileTransferChannel)?) {
+        state.channel.withLock { $0 = channel.map(TSMediaChannel.init) }
         mediaFileService.observer.restart()
     }
 }
@@ -56,7 +56,7 @@ public final class TopStepComKit: Sendable {
 /// The kit's mutable state, shared with the features it hands out.
 final class KitState: Sendable {
     /// The channel to the bound device, if any.
-    let channel = Locked<(any MediaDeviceChannel)?>(nil)
+    let channel = Locked<TSMediaChannel?>(nil)
     /// The bound device, if any.
     let device = Locked<(any DeviceConvertible)?>(nil)
     /// Where the kit logs.

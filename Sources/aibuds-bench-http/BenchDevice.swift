@@ -1,4 +1,4 @@
-import AIBudsSMP
+import AIBudsSMPClient
 import AIBudsWire
 import Foundation
 

@@ -1,6 +1,6 @@
 import AIBudsEmulator
 import AIBudsNet
-import AIBudsSMP
+import AIBudsSMPClient
 import Foundation
 
 /// `aibuds bench smp-download`: SMP File download throughput over an emulated link, pipelined and

@@ -2,6 +2,7 @@ import AIBuds
 import AIBudsEmulator
 import AIBudsNet
 import AIBudsSMP
+import AIBudsSMPClient
 import Foundation
 import TopStepComKit
 
@@ -67,7 +68,7 @@ struct RecordingsBenchCommand: CLICommand {
                 }
                 report("TopStepComKit (pipelined)", seconds: seconds, capacity: capacity)
             }
-            guard let client = (kit.device as? any TSControlLinkDevice)?.controlLinkClient else {
+            guard let client = (kit.device as? SMPDevice)?.smpClient else {
                 throw CommandFailure.unavailable("the device disconnected")
             }
             let sink = scratch.appendingPathComponent("stop-and-wait.bin")

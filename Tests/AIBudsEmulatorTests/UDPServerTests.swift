@@ -2,7 +2,7 @@
 import AIBudsDigest
 import AIBudsFoundation
 import AIBudsNet
-import AIBudsSMP
+import AIBudsSMPClient
 import AIBudsWire
 import Foundation
 #if canImport(FoundationNetworking)

@@ -189,6 +189,7 @@ final class ObservedChannel: MediaImportControlChannel {
     let device: any MediaImportControlChannel
     let beforeEnter: @Sendable () -> Void
     private let hashCount = Locked(0)
+    private let importEngine = LazyMediaImportEngine()
 
     init(device: any MediaImportControlChannel, beforeEnter: @escaping @Sendable () -> Void = {}) {
         self.device = device
@@ -197,6 +198,9 @@ final class ObservedChannel: MediaImportControlChannel {
 
     /// The `mediaFileSHA256` calls so far.
     var hashRequests: Int { hashCount.withLock { $0 } }
+
+    /// The engine of this channel, made on first use.
+    var mediaImport: MediaImportEngine { importEngine.engine(for: self) }
 
     var hotspotState: HotspotState { device.hotspotState }
     var mediaImportDeviceID: String { device.mediaImportDeviceID }

@@ -1,6 +1,7 @@
 import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsSMP
+import AIBudsSMPClient
 import AIBudsTestKit
 import AIBudsWire
 import Foundation

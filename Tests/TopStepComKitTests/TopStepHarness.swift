@@ -1,6 +1,8 @@
+import AIBuds
 import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsSMP
+import AIBudsSMPClient
 import AIBudsSync
 import AIBudsTestKit
 import AIBudsWire
@@ -77,8 +79,10 @@ final class WatchRig: Sendable {
         self.kit = kit
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("topstep-\(UUID().uuidString)")
         let connectivity = self.connectivity
-        kit.bind(SMPMediaChannel(client: client, deviceIdentity: identity, capabilities: profile.capabilities,
-                                 connected: { connectivity.isConnected }))
+        kit.bind(SMPMediaChannel(
+            client: client, uuid: try #require(UUID(uuidString: identity)),
+            capabilities: Set(profile.capabilities.map(DeviceCapability.init(rawValue:))),
+            isConnected: { connectivity.isConnected }))
     }
 
     deinit {

@@ -1,75 +1,27 @@
 import AIBudsFoundation
 import Foundation
 
-/// The control-channel operations the media import engine needs from a device.
+/// What the media import engine needs from a device: the media channel, the hotspot, and an
+/// identity for the import ledger.
 ///
-/// The hotspot operations come from ``DeviceHotspotAPI``; this adds the media list, deletion and
-/// the device-side hash. A device class adopts it (the SMP device does, over the Media, Hotspot and
-/// File groups of docs/protocol.md) and so gets ``DeviceMediaFileImportAPI`` through
-/// ``mediaImport``. Failures are thrown as `AIBudsError`s; a failure the device reported carries
-/// its status code (`deviceStatusCode`).
-public protocol MediaImportControlChannel: DeviceHotspotAPI, MediaImportEngineProvider {
+/// The hotspot operations come from ``DeviceHotspotAPI``, the media list, deletion and the
+/// device-side hash from ``MediaControlChannel``. A device class adopts it (the SMP glasses do) and
+/// provides its own engine (``MediaImportEngineProvider/mediaImport``, for example a
+/// ``LazyMediaImportEngine`` it stores), and so gets ``DeviceMediaFileImportAPI`` from that engine.
+public protocol MediaImportControlChannel: MediaControlChannel, DeviceHotspotAPI, MediaImportEngineProvider {
     /// A stable identifier of the device (its serial number when known) for the import ledger and
     /// the default import folder.
     var mediaImportDeviceID: String { get }
 
-    /// Lists every media file (of `type`, or all types), across as many pages as it takes.
-    func listMediaFiles(type: MediaFileType?) async throws -> DeviceMediaListing
-    /// Deletes one file by its device name; with `generation`, only if the list is still at it.
-    /// Returns the list generation after the deletion.
-    func deleteMediaFile(named name: String, generation: UInt64?) async throws -> UInt64
-    /// Deletes every media file (of `type`, or all types); returns the new generation and the count.
-    func deleteAllMediaFiles(type: MediaFileType?) async throws -> (generation: UInt64, deleted: Int)
-    /// The SHA-256 of one device file as the device computes it; `nil` when the device cannot hash.
-    func mediaFileSHA256(named name: String) async throws -> [UInt8]?
+    /// Marks the device busy while an import runs (its `deviceState` shows `busy`); calls nest.
+    func beginBusy()
+    /// Ends one ``beginBusy()``.
+    func endBusy()
 }
 
-/// The device's media list at one generation.
-public struct DeviceMediaListing: Sendable, Equatable {
-    /// The list generation (grows whenever the set of files changes).
-    public var generation: UInt64
-    /// The files, ordered by name.
-    public var files: [DeviceMediaEntry]
-
-    /// Creates the whole media list, `files`, as the device listed it at list generation
-    /// `generation`.
-    public init(generation: UInt64, files: [DeviceMediaEntry]) {
-        self.generation = generation
-        self.files = files
-    }
-}
-
-/// One file in the device's media list.
-public struct DeviceMediaEntry: Sendable, Equatable {
-    /// The device's stable opaque identifier.
-    public var id: String
-    /// The device file name.
-    public var name: String
-    /// The kind of file.
-    public var type: MediaFileType
-    /// The size in bytes.
-    public var size: UInt64
-    /// Whether the file carries six-axis data.
-    public var hasSixAxisData: Bool
-    /// The file's SHA-256 when the device listed it; `nil` when the device must be asked
-    /// (``MediaImportControlChannel/mediaFileSHA256(named:)``).
-    public var sha256: [UInt8]?
-
-    /// Creates one listed file: its id, name, type, size in bytes, whether six-axis data comes with
-    /// it, and its SHA-256 when the device gave one.
-    public init(id: String, name: String, type: MediaFileType, size: UInt64, hasSixAxisData: Bool, sha256: [UInt8]? = nil) {
-        self.id = id
-        self.name = name
-        self.type = type
-        self.size = size
-        self.hasSixAxisData = hasSixAxisData
-        self.sha256 = sha256
-    }
-
-    /// The model handed to apps, rooted at the data plane `baseUrl`.
-    func model(baseUrl: String, generation: UInt64) -> MediaFileInfoModel {
-        MediaFileInfoModel(
-            fileType: type, fileName: name, baseUrl: baseUrl, containsSixAxisDebounceInfo: hasSixAxisData,
-            fileSize: size, fileId: id, generation: generation)
-    }
+extension MediaImportControlChannel {
+    /// Nothing: a channel that is not a device has no busy state to show.
+    public func beginBusy() {}
+    /// Nothing: a channel that is not a device has no busy state to show.
+    public func endBusy() {}
 }

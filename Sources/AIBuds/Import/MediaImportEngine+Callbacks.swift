@@ -2,9 +2,9 @@ import AIBudsFoundation
 import Foundation
 
 /// Anything whose media import a ``MediaImportEngine`` runs: the engine itself, and every
-/// ``MediaImportControlChannel`` device (through its ``MediaImportControlChannel/mediaImport``
-/// engine). It gets the completion-handler API of ``DeviceMediaFileImportAPI`` from this one
-/// implementation, so a device adopting both protocols needs no code of its own.
+/// ``MediaImportControlChannel`` device (through the engine it owns, its ``mediaImport``). It gets
+/// the completion-handler API of ``DeviceMediaFileImportAPI`` from this one implementation, so a
+/// device adopting both protocols needs no code of its own beyond its engine.
 public protocol MediaImportEngineProvider: Sendable {
     /// The engine that runs this provider's fetches, imports and deletions.
     var mediaImport: MediaImportEngine { get }

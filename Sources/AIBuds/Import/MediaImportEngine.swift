@@ -183,7 +183,7 @@ public final class MediaImportEngine: Sendable {
         let result: MediaImportResult
         var hotspotLost = false
         // A device shows `busy` while it imports.
-        let device = channelReference as? BaseDevice
+        let device = channelReference
         device?.beginBusy()
         do {
             let channel = try channel()

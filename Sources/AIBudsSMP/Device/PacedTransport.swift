@@ -1,3 +1,4 @@
+import AIBudsSMPClient
 import AIBudsSync
 import Dispatch
 import Foundation

@@ -1,12 +1,14 @@
 import AIBuds
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsSMPClient
 import AIBudsWire
 import Foundation
 
 /// A device reached over SMP/UDP (docs/protocol.md): the base of the per-product classes.
 ///
-/// It implements every capability this link supports; the per-product subclasses
+/// It implements every capability this link supports, and is a media channel
+/// (``MediaFileTransferChannel``, SMPDevice+MediaChannel.swift); the per-product subclasses
 /// (``SMPGlassesDevice``, ``SMPEarbudsDevice``, ``SMPWatchDevice``) declare the capability protocols
 /// their product has, so `device as? DeviceCameraAPI` fails for earbuds. Each command also checks the
 /// capabilities the device itself reported and fails with `deviceNotSupport` when it lacks one.
@@ -300,10 +302,6 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
         return UInt64(seconds)
     }
 }
-
-/// AI glasses over SMP: camera, hotspot, audio recording, find, work state.
-public final class SMPGlassesDevice: SMPDevice, DeviceFindAPI, DeviceWorkStateAPI, DeviceHotspotAPI,
-    DeviceAudioRecordingAPI, DeviceCameraAPI, @unchecked Sendable {}
 
 /// Earbuds over SMP: audio recording, find, work state.
 public final class SMPEarbudsDevice: SMPDevice, DeviceFindAPI, DeviceWorkStateAPI, DeviceAudioRecordingAPI,

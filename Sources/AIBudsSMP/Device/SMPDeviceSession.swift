@@ -2,6 +2,7 @@ import AIBuds
 import AIBudsFoundation
 import AIBudsLog
 import AIBudsNet
+import AIBudsSMPClient
 import AIBudsSync
 import AIBudsWire
 import Foundation
@@ -38,15 +39,6 @@ public final class SMPDeviceSession: DeviceSession {
     /// The current command timeout (`SDKConfiguration.commandTimeoutInSeconds`).
     static var commandTimeout: Duration {
         .seconds(max(AIBudsSDK.sdkConfiguration.commandTimeoutInSeconds, 0.05))
-    }
-
-    /// Runs SMP client calls, turning their errors into SDK errors.
-    static func mappingErrors<Value>(_ body: () async throws(SMPError) -> Value) async throws -> Value {
-        do {
-            return try await body()
-        } catch {
-            throw error.sdkError
-        }
     }
 
     /// Sends a request within the command timeout (or `timeout`), turning SMP errors into SDK errors.

@@ -1,5 +1,6 @@
 import AIBuds
 import AIBudsFoundation
+import AIBudsSMPClient
 import AIBudsWire
 
 extension SMPError {

@@ -1,6 +1,6 @@
 import AIBudsDigest
 import AIBudsEmulator
-@testable import AIBudsSMP
+@testable import AIBudsSMPClient
 import AIBudsTestKit
 import AIBudsWire
 import Foundation

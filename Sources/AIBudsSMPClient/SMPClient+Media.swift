@@ -1,13 +1,26 @@
-import AIBuds
-import AIBudsFoundation
 import AIBudsWire
 
-// The SMP side of media import (docs/protocol.md: Media group 65, File group 8 hashes): the
-// requests that `MediaImportControlChannel` needs beyond the hotspot.
+// The media requests that take more than one exchange (docs/protocol.md: Media group 65 list
+// pages, File group 8 hashes). They answer in wire terms; the device layer (module AIBudsSMP)
+// turns them into the SDK's models.
+
+/// A device's whole media list as read at one generation.
+public struct SMPMediaListing: Sendable, Equatable {
+    /// The list generation every page was read at.
+    public var generation: UInt64
+    /// The entries in the device's order (by name), each SHA-256 either absent or 32 bytes.
+    public var files: [MediaFileEntry]
+
+    /// Creates a listing.
+    public init(generation: UInt64, files: [MediaFileEntry]) {
+        self.generation = generation
+        self.files = files
+    }
+}
 
 extension SMPClient {
-    /// The device's whole media list (of `type`, or all), read at one generation: the first page,
-    /// then the rest with many requests in flight (the client's window), each asking for as many
+    /// The device's whole media list (of wire type `type`, or all), read at one generation: the
+    /// first page, then the rest with many requests in flight (the client's window), each asking for as many
     /// entries as the first page held; a page that holds fewer leaves a gap, asked for in the next
     /// round. A list that changes while it is read is read again (up to three times).
     ///
@@ -15,8 +28,8 @@ extension SMPClient {
     /// `mtu`, docs/protocol.md §3): a device with room for it answers with fewer, larger pages; one
     /// without answers within its MTU, as before.
     public func mediaListing(
-        type: MediaFileType?, pageLimit: UInt64 = 256, responseLimit: Int = SMPClient.mediaListResponseLimit
-    ) async throws(SMPError) -> DeviceMediaListing {
+        type: Int?, pageLimit: UInt64 = 256, responseLimit: Int = SMPClient.mediaListResponseLimit
+    ) async throws(SMPError) -> SMPMediaListing {
         let responseLimit = UInt64(max(0, responseLimit))
         for _ in 1...3 {
             if let listing = try await readMediaListing(type: type, pageLimit: pageLimit, responseLimit: responseLimit) {
@@ -37,9 +50,9 @@ extension SMPClient {
 
     /// One read of the whole list; `nil` when its generation changed meanwhile.
     private func readMediaListing(
-        type: MediaFileType?, pageLimit: UInt64, responseLimit: UInt64
-    ) async throws(SMPError) -> DeviceMediaListing? {
-        let first = try await send(MediaListRequest(type: type?.rawValue, off: 0, limit: pageLimit, mtu: responseLimit))
+        type: Int?, pageLimit: UInt64, responseLimit: UInt64
+    ) async throws(SMPError) -> SMPMediaListing? {
+        let first = try await send(MediaListRequest(type: type, off: 0, limit: pageLimit, mtu: responseLimit))
         let total = first.total
         guard total <= Self.maxMediaListTotal else {
             throw SMPError(.malformedResponse, "the device claims \(total) media files; at most \(Self.maxMediaListTotal) are read")
@@ -54,7 +67,7 @@ extension SMPClient {
             if wanted.isEmpty { break }
             var inFlight: [(off: UInt64, limit: UInt64, response: SMPPendingResponse<MediaListResponse>)] = []
             for (off, limit) in wanted {
-                inFlight.append((off, limit, try await start(MediaListRequest(type: type?.rawValue, off: off, limit: limit, mtu: responseLimit))))
+                inFlight.append((off, limit, try await start(MediaListRequest(type: type, off: off, limit: limit, mtu: responseLimit))))
             }
             for (off, limit, pending) in inFlight {
                 let page = try await pending.response()
@@ -65,19 +78,17 @@ extension SMPClient {
                 pages[off] = Array(page.files.prefix(Int(clamping: limit)))
             }
         }
-        var files: [DeviceMediaEntry] = []
+        var files: [MediaFileEntry] = []
         for off in pages.keys.sorted() {
             guard let page = pages[off], Int(clamping: off) <= files.count else { continue }
             for entry in page.dropFirst(files.count - Int(clamping: off)) {
                 if let digest = entry.sha256, digest.count != 32 {
                     throw SMPError(.malformedResponse, "the media list gives \(entry.name) a \(digest.count)-byte SHA-256")
                 }
-                files.append(DeviceMediaEntry(
-                    id: entry.id, name: entry.name, type: MediaFileType(lenientRawValue: entry.type), size: entry.size,
-                    hasSixAxisData: entry.sixaxis, sha256: entry.sha256.map { Array($0) }))
+                files.append(entry)
             }
         }
-        return DeviceMediaListing(generation: first.generation, files: files)
+        return SMPMediaListing(generation: first.generation, files: files)
     }
 
     /// The pages (offset, limit) still to ask for: the gaps between the pages received, cut into

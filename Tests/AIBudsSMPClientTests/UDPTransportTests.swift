@@ -1,5 +1,5 @@
 import AIBudsNet
-import AIBudsSMP
+import AIBudsSMPClient
 import AIBudsSync
 import AIBudsWire
 import Foundation

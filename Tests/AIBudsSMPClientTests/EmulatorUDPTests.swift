@@ -1,6 +1,6 @@
 import AIBudsDigest
 import AIBudsEmulator
-import AIBudsSMP
+import AIBudsSMPClient
 import AIBudsTestKit
 import AIBudsWire
 import Foundation

@@ -1,4 +1,4 @@
-@testable import AIBudsSMP
+@testable import AIBudsSMPClient
 import Foundation
 import Testing
 

@@ -1,0 +1,1 @@
+// Module AIBudsSMPClient: see docs/architecture.md.
