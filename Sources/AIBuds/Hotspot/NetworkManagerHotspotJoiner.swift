@@ -7,9 +7,9 @@ import Foundation
 ///
 /// The passphrase is never on a command line (which every local user can read in `/proc`); log
 /// messages and errors name the SSID and never the passphrase (anything `nmcli` prints is scrubbed
-/// of it before it is logged or thrown). Only a data plane on a private address literal is joined
-/// (`HotspotAddressRule`): a device that names a public address or a host name gets
-/// `unreachableAddress` and no Wi-Fi change.
+/// of it before it is logged or thrown). Only a data plane that `HotspotAddressRule` allows
+/// (loopback or a private address literal) is joined: a device that names a public address or a
+/// host name gets `unreachableAddress` and no Wi-Fi change.
 public struct NetworkManagerHotspotJoiner: HotspotJoiner {
     /// The program to run: a name looked up on `PATH`, or a path.
     public var executable: String
@@ -44,7 +44,7 @@ public struct NetworkManagerHotspotJoiner: HotspotJoiner {
 
     /// Runs `nmcli` until it succeeds or the attempts are used up.
     public func join(_ network: HotspotNetwork) async throws {
-        guard let host = network.baseURL.host, HotspotAddressRule.isPrivateLiteral(host) else {
+        guard let host = network.baseURL.host, HotspotAddressRule.allows(host) else {
             throw HotspotJoinError(
                 .unreachableAddress,
                 "the device's data plane \(network.baseURL.absoluteString) is not a private address on its hotspot; not joining '\(network.ssid)'")
