@@ -75,7 +75,7 @@ public final class DataPlaneServer: Sendable {
     public init(
         catalog: some DataPlaneCatalog, token: String, address: SocketAddress = SocketAddress(host: "127.0.0.1", port: 0),
         shaping: DataPlaneShaping = .unlimited, maxConnections: Int = 64, maxPendingConnections: Int = 128,
-        maxPendingPerPeer: Int = 16, headTimeout: Duration = .seconds(10), logger: any LogService = NullLogService()
+        maxPendingPerPeer: Int = 64, headTimeout: Duration = .seconds(10), logger: any LogService = NullLogService()
     ) {
         self.catalog = catalog
         self.tokenBox = Mutex(token)
