@@ -4,20 +4,21 @@
 ///
 /// `--json` output does not go through here: it carries the exact text, escaped as JSON only.
 enum TerminalText {
-    /// How many characters of one device-supplied text are shown; the rest becomes `…`.
+    /// How many Unicode scalars of one device-supplied text are shown; the rest becomes `…`.
+    /// (Scalars, not characters: one character may carry thousands of combining marks.)
     static let maxCharacters = 200
 
     /// `text` with every control and format character escaped (`\e`, `\n`, `\r`, `\t`, `\0`,
-    /// else `\u{HEX}`), cut to `limit` characters with an ellipsis.
+    /// else `\u{HEX}`), cut to `limit` Unicode scalars with an ellipsis.
     static func safe(_ text: String, limit: Int = maxCharacters) -> String {
         var out = ""
         var count = 0
-        for character in text {
+        for scalar in text.unicodeScalars {
             if count == limit {
                 out += "…"
                 break
             }
-            for scalar in character.unicodeScalars { out += escaped(scalar) }
+            out += escaped(scalar)
             count += 1
         }
         return out
