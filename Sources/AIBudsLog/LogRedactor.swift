@@ -11,7 +11,8 @@ public final class LogRedactor: Sendable {
     public static let replacement = "<redacted>"
     /// The redactor the SDK's log services share; the SDK registers the secrets it learns here.
     public static let shared = LogRedactor()
-    /// Secrets shorter than this are not registered: redacting them would mangle ordinary text.
+    /// Secrets shorter than this are redacted only where they stand whole (not inside a longer
+    /// word or number): replacing them everywhere would mangle ordinary text.
     public static let minimumSecretLength = 4
 
     private let secrets = Locked<Set<String>>([])
@@ -35,9 +36,10 @@ public final class LogRedactor: Sendable {
     /// Creates a redactor with no registered secrets.
     public init() {}
 
-    /// Registers a secret value so that it never appears in a log line; too-short values are ignored.
+    /// Registers a secret value so that it never appears in a log line (a short one, wherever it
+    /// stands whole); the empty string is ignored.
     public func register(_ secret: String) {
-        guard secret.count >= Self.minimumSecretLength else { return }
+        guard !secret.isEmpty else { return }
         _ = secrets.withLock { $0.insert(secret) }
     }
 
@@ -51,13 +53,28 @@ public final class LogRedactor: Sendable {
         var text = message
         let known = secrets.withLock { $0 }.sorted { $0.count > $1.count }
         for secret in known where text.contains(secret) {
-            text = text.replacingOccurrences(of: secret, with: Self.replacement)
+            if secret.count >= Self.minimumSecretLength {
+                text = text.replacingOccurrences(of: secret, with: Self.replacement)
+            } else {
+                text = Self.replacingWhole(secret, in: text)
+            }
         }
         for (regex, template) in Self.patterns {
             let range = NSRange(text.startIndex..., in: text)
             text = regex.stringByReplacingMatches(in: text, range: range, withTemplate: template)
         }
         return text
+    }
+
+    /// `text` with each occurrence of `secret` that no letter, digit or `_` adjoins replaced.
+    private static func replacingWhole(_ secret: String, in text: String) -> String {
+        let escaped = NSRegularExpression.escapedPattern(for: secret)
+        guard let regex = try? NSRegularExpression(pattern: #"(?<![\p{L}\p{N}_])"# + escaped + #"(?![\p{L}\p{N}_])"#) else {
+            return text
+        }
+        let range = NSRange(text.startIndex..., in: text)
+        return regex.stringByReplacingMatches(
+            in: text, range: range, withTemplate: NSRegularExpression.escapedTemplate(for: replacement))
     }
 
     /// The record with its message redacted.

@@ -282,7 +282,11 @@ final class FileDownloadJob: Sendable {
         }
         // Read no further than the head and the expected body, so that little of a pipelined next
         // response has to be kept aside.
-        let expectedEnd = request.expectedSize.map { Int(clamping: FileDownloadJob.headAllowance + max(0, $0 - part.length)) } ?? buffer.count
+        // Saturating: a lying device may list a size near Int64.max (docs/reliability.md).
+        let expectedEnd = request.expectedSize.map {
+            let (end, overflow) = max(0, $0 - part.length).addingReportingOverflow(FileDownloadJob.headAllowance)
+            return overflow ? buffer.count : Int(clamping: end)
+        } ?? buffer.count
         let headLength: Int
         do {
             if !sent { try connection.write(head, timeout: timeout) }

@@ -160,9 +160,17 @@ enum CLI {
         }
     }
 
-    /// Writes one line to standard output at once (unbuffered, so pipes see it immediately).
+    /// Writes one human-readable line to standard output at once (unbuffered, so pipes see it
+    /// immediately), with any control or format character in it escaped (`TerminalText`): device
+    /// text that reached it without being made safe still cannot drive the terminal.
     static func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        FileHandle.standardOutput.write(Data((TerminalText.keepingLines(line) + "\n").utf8))
+    }
+
+    /// Writes a JSON document to standard output exactly as encoded (JSON escaping only), then a
+    /// newline.
+    static func sayJSON(_ document: Data) {
+        FileHandle.standardOutput.write(document + Data("\n".utf8))
     }
 
     /// Writes `bytes` to standard output at once, then a newline (for documents of many
@@ -173,8 +181,9 @@ enum CLI {
         try FileHandle.standardOutput.write(contentsOf: line)
     }
 
-    /// Writes one line to standard error.
+    /// Writes one line to standard error: line breaks and other controls in `message` are
+    /// escaped, and a message over 1,000 characters is cut with an ellipsis.
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("aibuds: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("aibuds: \(TerminalText.safe(message, limit: 1000))\n".utf8))
     }
 }

@@ -128,14 +128,14 @@ struct DemoCommand: CLICommand {
                 case .sha256(let expected) = try store.digest(.sha256, of: object).digest,
                 try SHA256.hash(fileAt: file.localFileURL) == expected
             else {
-                view.line("✗ \(file.metadata.fileName) does not match the device")
+                view.line("✗ \(TerminalText.safe(file.metadata.fileName)) does not match the device")
                 continue
             }
             verified += 1
         }
 
-        let bytes = result.bytesFetched.values.reduce(0, +)
-        let rate = seconds > 0 ? UInt64(Double(bytes) / seconds) : 0
+        let bytes = result.bytesFetched.values.saturatingSum { $0 }
+        let rate = seconds > 0 ? UInt64(saturating: Double(bytes) / seconds) : 0
         let statuses = Dictionary(grouping: result.importedFiles, by: \.stabilizationStatus).mapValues(\.count)
         view.line("")
         view.line("Summary")

@@ -23,7 +23,7 @@ enum DeviceCommandSupport {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        CLI.say(String(decoding: try encoder.encode(value), as: UTF8.self))
+        CLI.sayJSON(try encoder.encode(value))
     }
 
     /// The exit status for an SDK error: unreachable devices exit 69.
@@ -76,7 +76,8 @@ enum DeviceCommandSupport {
 
     /// Pads `columns` into an aligned text table.
     static func table(_ header: [String], _ rows: [[String]]) -> String {
-        let all = [header] + rows
+        // Cells hold device names and the like: escaped and capped (TerminalText).
+        let all = [header] + rows.map { $0.map { TerminalText.safe($0) } }
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { index, cell in

@@ -112,8 +112,9 @@ struct InfoCommand: CLICommand {
     }
 
     private func print(_ report: Report) {
+        // Every value may come from the device: escaped and capped (TerminalText).
         func line(_ label: String, _ value: String?) {
-            CLI.say(label.padding(toLength: 14, withPad: " ", startingAt: 0) + (value ?? "-"))
+            CLI.say(label.padding(toLength: 14, withPad: " ", startingAt: 0) + (value.map { TerminalText.safe($0) } ?? "-"))
         }
         line("name", report.name)
         line("product", report.product)

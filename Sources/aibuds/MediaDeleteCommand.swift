@@ -51,10 +51,10 @@ struct MediaDeleteCommand: CLICommand {
         for name in names {
             do {
                 try await engine.deleteMediaFile(named: name)
-                CLI.say("deleted \(name)")
+                CLI.say("deleted \(TerminalText.safe(name))")
             } catch {
                 failed += 1
-                CLI.printError("\(name): \(Self.describe(error))")
+                CLI.printError("\(TerminalText.safe(name)): \(TerminalText.safe(Self.describe(error)))")
             }
         }
         return failed == 0 ? .ok : .failure

@@ -151,8 +151,8 @@ struct MediaImportCommand: CLICommand {
     }
 
     private func summarize(_ result: MediaImportResult, report: MediaImportReport, view: MediaImportProgressView) {
-        let fetched = report.files.reduce(0) { $0 + $1.bytesFetched }
-        let rate = report.seconds > 0 ? UInt64(Double(fetched) / report.seconds) : 0
+        let fetched = report.files.saturatingSum(\.bytesFetched)
+        let rate = report.seconds > 0 ? UInt64(saturating: Double(fetched) / report.seconds) : 0
         view.line(
             "Imported \(result.importedFiles.count) files, fetched \(MediaImportProgressView.bytes(fetched)) in "
                 + String(format: "%.1f s", report.seconds) + " (\(MediaImportProgressView.bytes(rate))/s).")
@@ -160,7 +160,7 @@ struct MediaImportCommand: CLICommand {
             if error.code == .importFilesCanceled {
                 view.line("Cancelled: run the same command again to resume.")
             } else {
-                view.line("\(result.failures.count) files failed: \(error.message)")
+                view.line("\(result.failures.count) files failed: \(TerminalText.safe(error.message))")
             }
         }
     }

@@ -82,7 +82,7 @@ final class MediaImportProgressView {
         case .enteringTransferMode: line("Entering file-transfer mode…")
         case .transferModeEntered: line("  transfer mode ready")
         case .waitingForHotspot: line("Waiting for the device hotspot…")
-        case .joiningHotspot(let ssid): line("Joining \(ssid)…")
+        case .joiningHotspot(let ssid): line("Joining \(TerminalText.safe(ssid))…")
         case .hotspotJoined: line("  hotspot joined")
         case .listed(let files): line("The device lists \(files.count) media files.")
         }
@@ -90,7 +90,7 @@ final class MediaImportProgressView {
 
     /// Shows a failed fetch step.
     func showFetchFailure(_ error: AIBudsError) {
-        line("  failed: \(error.message) (code \(error.code.rawValue))")
+        line("  failed: \(TerminalText.safe(error.message)) (code \(error.code.rawValue))")
     }
 
     // MARK: Import
@@ -99,7 +99,7 @@ final class MediaImportProgressView {
     func begin(_ files: [MediaFileInfoModel], destination: URL) {
         if case .silent = style { return }
         totalFiles = files.count
-        totalBytes = files.reduce(0) { $0 + ($1.fileSize ?? 0) }
+        totalBytes = files.saturatingSum { $0.fileSize ?? 0 }
         line("Importing \(files.count) files (\(Self.bytes(totalBytes))) into \(destination.path)")
     }
 
@@ -110,9 +110,10 @@ final class MediaImportProgressView {
         case .batchProgress:
             break
         case .fileStarted(let file, let taskID):
-            active[taskID] = Active(name: file.fileName, size: file.fileSize ?? 0, sample: (0, clock.now))
+            let name = TerminalText.safe(file.fileName)
+            active[taskID] = Active(name: name, size: file.fileSize ?? 0, sample: (0, clock.now))
             order.append(taskID)
-            if case .plain = style { line("start  \(file.fileName) (\(Self.bytes(file.fileSize ?? 0)))") }
+            if case .plain = style { line("start  \(name) (\(Self.bytes(file.fileSize ?? 0)))") }
         case .chunk(let chunk):
             guard var file = active[chunk.taskID] else { return }
             if file.resumedFrom == nil {
@@ -127,12 +128,12 @@ final class MediaImportProgressView {
             let file = active.removeValue(forKey: taskID)
             order.removeAll { $0 == taskID }
             finishedFiles += 1
-            let name = model.metadata.fileName
+            let name = TerminalText.safe(model.metadata.fileName)
             if let error {
-                pending.append("✗ \(name): \(error.message)")
+                pending.append("✗ \(name): \(TerminalText.safe(error.message))")
             } else {
                 let size = model.metadata.fileSize ?? file?.size ?? 0
-                finishedBytes += size
+                finishedBytes = [finishedBytes, size].saturatingSum { $0 }
                 var text = "✓ \(name)  \(Self.bytes(size))"
                 if let file, let resumed = file.resumedFrom, resumed > 0 { text += "  (resumed at \(Self.bytes(resumed)))" }
                 pending.append(text)
@@ -147,11 +148,11 @@ final class MediaImportProgressView {
         case .stabilizationBatchProgress:
             break
         case .stabilizationProgress(let file, let progress):
-            stabilizing = (file.metadata.fileName, progress)
+            stabilizing = (TerminalText.safe(file.metadata.fileName), progress)
             redraw()
         case .stabilizationFileFinished(let file, let success):
             stabilizing = nil
-            pending.append("  \(success ? "stabilized" : "not stabilized") \(file.metadata.fileName)")
+            pending.append("  \(success ? "stabilized" : "not stabilized") \(TerminalText.safe(file.metadata.fileName))")
             redraw(force: true)
         case .stabilizationFinished:
             break
@@ -167,14 +168,14 @@ final class MediaImportProgressView {
         case .silent: return
         case .plain: CLI.say(text)
         case .terminal:
-            pending.append(text)
+            pending.append(TerminalText.keepingLines(text))
             redraw(force: true)
         }
     }
 
     // MARK: Drawing
 
-    private var doneBytes: UInt64 { finishedBytes + active.values.reduce(0) { $0 + $1.transferred } }
+    private var doneBytes: UInt64 { [finishedBytes, active.values.saturatingSum(\.transferred)].saturatingSum { $0 } }
 
     private func redraw(force: Bool = false) {
         let now = clock.now
@@ -200,7 +201,7 @@ final class MediaImportProgressView {
                 live.append(bar(for: file, width: width, now: now))
             }
             if let stabilizing {
-                live.append(Self.fit("  stabilizing \(stabilizing.name) \(Int(stabilizing.progress * 100))%", width))
+                live.append(Self.fit("  stabilizing \(stabilizing.name) \(UInt64(saturating: stabilizing.progress * 100))%", width))
             }
             if totalFiles > 0, !active.isEmpty || stabilizing != nil {
                 let remaining = totalBytes > doneBytes ? totalBytes - doneBytes : 0
@@ -235,7 +236,7 @@ final class MediaImportProgressView {
         var tail = "\(String(format: "%3d", Int(fraction * 100)))%"
         if file.rate > 0 {
             let left = Double(file.size - min(file.size, file.transferred)) / file.rate
-            tail += "  \(Self.bytes(UInt64(file.rate)))/s  ETA \(Self.duration(left))"
+            tail += "  \(Self.bytes(UInt64(saturating: file.rate)))/s  ETA \(Self.duration(left))"
         }
         let tailWidth = 32
         let nameWidth = max(10, width - cells - tailWidth - 6)
@@ -244,7 +245,7 @@ final class MediaImportProgressView {
     }
 
     private func percent(_ part: UInt64, of whole: UInt64) -> String {
-        whole == 0 ? "100%" : "\(min(100, Int(Double(part) * 100 / Double(whole))))%"
+        whole == 0 ? "100%" : "\(min(100, UInt64(saturating: Double(part) * 100 / Double(whole))))%"
     }
 
     /// `text` cut to `width` characters with an ellipsis.
@@ -266,7 +267,8 @@ final class MediaImportProgressView {
 
     /// Seconds as `45s`, `3m05s`, `1h02m`.
     static func duration(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 0 else { return "?" }
+        // Past 10,000 hours (a lying size, a crawling link) the exact figure means nothing.
+        guard seconds.isFinite, seconds >= 0, seconds < 36_000_000 else { return "?" }
         let total = Int(seconds.rounded(.up))
         if total < 60 { return "\(total)s" }
         if total < 3600 { return String(format: "%dm%02ds", total / 60, total % 60) }

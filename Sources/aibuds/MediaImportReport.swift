@@ -85,7 +85,7 @@ struct MediaImportReport: Encodable {
                     path: nil, sha256: nil, error: nil))
             }
         }
-        bytesFetched = files.reduce(0) { $0 + $1.bytesFetched }
+        bytesFetched = files.saturatingSum(\.bytesFetched)
     }
 
     /// Prints the document on standard output.

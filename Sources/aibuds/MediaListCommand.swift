@@ -55,17 +55,18 @@ struct MediaListCommand: CLICommand {
             })
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            CLI.say(String(decoding: try encoder.encode(document), as: UTF8.self))
+            CLI.sayJSON(try encoder.encode(document))
             return .ok
         }
-        let width = min(60, listing.files.map(\.name.count).max() ?? 4)
+        let names = listing.files.map { TerminalText.safe($0.name) }
+        let width = min(60, names.map(\.count).max() ?? 4)
         CLI.say("NAME".padding(toLength: width, withPad: " ", startingAt: 0) + "  TYPE   " + "SIZE".leftPadded(10) + "  SIX-AXIS")
-        for file in listing.files {
-            let name = MediaImportProgressView.fit(file.name, width).padding(toLength: width, withPad: " ", startingAt: 0)
+        for (file, safeName) in zip(listing.files, names) {
+            let name = MediaImportProgressView.fit(safeName, width).padding(toLength: width, withPad: " ", startingAt: 0)
             let type = file.type.name.padding(toLength: 5, withPad: " ", startingAt: 0)
             CLI.say("\(name)  \(type)  \(MediaImportProgressView.bytes(file.size).leftPadded(10))  \(file.hasSixAxisData ? "yes" : "")")
         }
-        let total = listing.files.reduce(0) { $0 + $1.size }
+        let total = listing.files.saturatingSum(\.size)
         CLI.say("\(listing.files.count) files, \(MediaImportProgressView.bytes(total)) (list generation \(listing.generation))")
         return .ok
     }

@@ -37,7 +37,7 @@ struct RecordingsDeleteCommand: CLICommand {
             let files = try await Recordings.fetch(kit.mediaFile)
             let file = try Recordings.select([name], from: files)[0]
             try await Recordings.delete(kit.mediaFile, file)
-            CLI.say("deleted \(name)")
+            CLI.say("deleted \(TerminalText.safe(name))")
         }
         return .ok
     }

@@ -51,12 +51,12 @@ struct RecordingsDownloadCommand: CLICommand {
             var report: (@MainActor @Sendable (Double) -> Void)?
             if progress {
                 report = { (percent: Double) in
-                    let line = name + ": " + String(format: "%.1f", percent) + "%\n"
+                    let line = TerminalText.safe(name) + ": " + String(format: "%.1f", percent) + "%\n"
                     FileHandle.standardError.write(Data(line.utf8))
                 }
             }
             let path = try await Recordings.download(kit.mediaFile, file, to: folder, progress: report)
-            CLI.say("\(name)\t\(path)")
+            CLI.say("\(TerminalText.safe(name))\t\(path)")
         }
         return .ok
     }

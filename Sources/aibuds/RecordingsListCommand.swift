@@ -33,10 +33,10 @@ struct RecordingsListCommand: CLICommand {
             let entries = files.map { Entry(name: $0.fileName, size: $0.fileSize?.uint64Value, type: $0.type.description) }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            CLI.say(String(decoding: try encoder.encode(entries), as: UTF8.self))
+            CLI.sayJSON(try encoder.encode(entries))
         } else {
             for file in files {
-                CLI.say("\(file.fileSize.map { "\($0)" } ?? "-")\t\(file.fileName)")
+                CLI.say("\(file.fileSize.map { "\($0)" } ?? "-")\t\(TerminalText.safe(file.fileName))")
             }
         }
         return .ok

@@ -31,7 +31,10 @@ struct RecordingsWatchCommand: CLICommand {
 
     func validate() throws {
         if let count, count < 1 { throw CommandFailure.usage("--count must be at least 1") }
-        if let timeout, !(timeout > 0) { throw CommandFailure.usage("--timeout must be positive") }
+        // At most a year: a larger (or infinite) number of seconds does not fit a Duration.
+        if let timeout, !(timeout > 0 && timeout <= 31_536_000) {
+            throw CommandFailure.usage("--timeout must be positive and at most 31536000 seconds")
+        }
     }
 
     func run() async throws -> ExitCode {

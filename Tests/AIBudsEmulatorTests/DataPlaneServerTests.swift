@@ -203,7 +203,10 @@ struct DataPlaneServerTests {
         #expect(empty.head.status == 200 && empty.body.isEmpty)
     }
 
-    @Test func connectionsBeyondTheLimitGet503() throws {
+    /// A connection takes a serving slot with its first authorized request (an idle or
+    /// unauthorized one waits in the pending pool, see DataPlaneSlowClientTests), so it is that
+    /// request that gets the `503`.
+    @Test func authorizedConnectionsBeyondTheLimitGet503() throws {
         let catalog = DictionaryDataPlaneCatalog()
         let server = DataPlaneServer(catalog: catalog, token: "t", maxConnections: 1)
         let url = try server.start()
@@ -213,6 +216,9 @@ struct DataPlaneServerTests {
         try first.send(RawHTTPClient.request(name: "x", token: "t"))
         #expect(try first.readResponse().head.status == 404)
         let second = try RawHTTPClient(address)
+        try second.send(RawHTTPClient.request(name: "x", token: "wrong"))
+        #expect(try second.readResponse().head.status == 401)
+        try second.send(RawHTTPClient.request(name: "x", token: "t"))
         #expect(try second.readResponse().head.status == 503)
         #expect(try second.readToEnd().isEmpty)
     }

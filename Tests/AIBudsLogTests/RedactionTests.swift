@@ -28,12 +28,22 @@ import Testing
 
     @Test func registeredSecretsAreRedactedAnywhere() {
         redactor.register("Zq9-hotspot-pass")
-        redactor.register("abc") // too short to register
+        redactor.register("abc") // short: redacted only where it stands whole
         #expect(redactor.redact("joined with Zq9-hotspot-pass twice: Zq9-hotspot-pass")
             == "joined with <redacted> twice: <redacted>")
-        #expect(redactor.redact("abc") == "abc")
+        #expect(redactor.redact("abc") == "<redacted>")
         redactor.unregister("Zq9-hotspot-pass")
         #expect(redactor.redact("Zq9-hotspot-pass") == "Zq9-hotspot-pass")
+    }
+
+    @Test func shortSecretsAreMaskedWholeButNotInsideOtherWords() {
+        redactor.register("k9")
+        redactor.register("x")
+        #expect(redactor.redact("session k9 opened; k9, again (k9)") == "session <redacted> opened; <redacted>, again (<redacted>)")
+        #expect(redactor.redact("k99 ak9 k9b 12k9") == "k99 ak9 k9b 12k9")
+        #expect(redactor.redact("x marks the spot at xyz") == "<redacted> marks the spot at xyz")
+        redactor.register("")
+        #expect(redactor.redact("nothing to hide") == "nothing to hide")
     }
 
     @Test func fanOutRedactsBeforeEveryDestination() {

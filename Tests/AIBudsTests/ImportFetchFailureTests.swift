@@ -54,13 +54,15 @@ extension SDKTests {
             let fixture = try ImportEmulatorFixture([.photo("A.jpg", 100)])
             defer { fixture.stop() }
             let device = try await fixture.connect()
-            // NetworkManager refuses (a stand-in nmcli that echoes its arguments and fails).
+            // NetworkManager refuses (a stand-in nmcli that echoes its arguments and the passphrase
+            // it reads on its input, and fails).
             let tools = fixture.folder.appendingPathComponent("bin")
             try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
             let nmcli = tools.appendingPathComponent("nmcli")
             let secretFile = fixture.folder.appendingPathComponent("passphrase")
             try await writeExecutableScript(
-                "#!/bin/sh\nprintf '%s' \"$6\" > '\(secretFile.path)'\necho \"Error: no network with $*\" >&2\nexit 10\n", to: nmcli)
+                "#!/bin/sh\nIFS= read -r p\nprintf '%s' \"$p\" > '\(secretFile.path)'\necho \"Error: no network with $* $p\" >&2\nexit 10\n",
+                to: nmcli)
             let log = RecordingLogService(redactor: LogRedactor())
             let joiner = NetworkManagerHotspotJoiner(attempts: 1, environment: ["PATH": tools.path], logger: log)
             let engine = MediaImportEngine(channel: device, joiner: joiner, stabilization: VideoStabilizationRegistry(), logger: log)

@@ -37,7 +37,7 @@ struct ImportHotspotJoinerTests {
         let log = RecordingLogService(redactor: LogRedactor())
         try await joiner(directory, logger: log).join(network)
         let arguments = try String(contentsOf: argumentsFile, encoding: .utf8).split(separator: "\n").map(String.init)
-        #expect(arguments == ["device", "wifi", "connect", "AIBuds-7F3A", "password", "s3cret-Passphrase-42"])
+        #expect(arguments == ["--ask", "device", "wifi", "connect", "AIBuds-7F3A"])
         #expect(log.messages.contains { $0.contains("AIBuds-7F3A") })
         #expect(!log.messages.contains { $0.contains("s3cret-Passphrase-42") })
     }

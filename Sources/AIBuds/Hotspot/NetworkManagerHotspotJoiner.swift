@@ -2,10 +2,14 @@ import AIBudsLog
 import Foundation
 
 /// Joins a real device hotspot through NetworkManager:
-/// `nmcli device wifi connect SSID password PASSPHRASE [ifname IFACE]`.
+/// `nmcli --ask device wifi connect SSID [ifname IFACE]`, with the passphrase on `nmcli`'s
+/// standard input.
 ///
-/// The passphrase goes only to `nmcli`'s arguments; log messages and errors name the SSID and never
-/// the passphrase (anything `nmcli` prints is scrubbed of it before it is logged or thrown).
+/// The passphrase is never on a command line (which every local user can read in `/proc`); log
+/// messages and errors name the SSID and never the passphrase (anything `nmcli` prints is scrubbed
+/// of it before it is logged or thrown). Only a data plane that `HotspotAddressRule` allows
+/// (loopback or a private address literal) is joined: a device that names a public address or a
+/// host name gets `unreachableAddress` and no Wi-Fi change.
 public struct NetworkManagerHotspotJoiner: HotspotJoiner {
     /// The program to run: a name looked up on `PATH`, or a path.
     public var executable: String
@@ -40,16 +44,24 @@ public struct NetworkManagerHotspotJoiner: HotspotJoiner {
 
     /// Runs `nmcli` until it succeeds or the attempts are used up.
     public func join(_ network: HotspotNetwork) async throws {
+        guard let host = network.baseURL.host, HotspotAddressRule.allows(host) else {
+            throw HotspotJoinError(
+                .unreachableAddress,
+                "the device's data plane \(network.baseURL.absoluteString) is not a private address on its hotspot; not joining '\(network.ssid)'")
+        }
         guard let tool = ExecutableLocator.find(executable, environment: environment) else {
             throw HotspotJoinError(.toolNotFound, "'\(executable)' was not found on PATH; install NetworkManager")
         }
-        var arguments = ["device", "wifi", "connect", network.ssid, "password", network.passphrase]
+        // `--ask` reads the passphrase from standard input when the network needs one.
+        var arguments = ["--ask", "device", "wifi", "connect", network.ssid]
         if let interface { arguments += ["ifname", interface] }
         var lastError = HotspotJoinError(.toolFailed(exitStatus: -1), "nmcli did not run")
         for attempt in 1...attempts {
             try Task.checkCancellation()
             logger.log(.info, "hotspot", "joining Wi-Fi '\(network.ssid)' with nmcli (attempt \(attempt) of \(attempts))")
-            let result = try await ProcessRunner.run(tool, arguments: arguments, environment: environment, timeout: timeout)
+            let result = try await ProcessRunner.run(
+                tool, arguments: arguments, environment: environment, input: Data((network.passphrase + "\n").utf8),
+                timeout: timeout)
             let output = Self.scrub(result.output, secret: network.passphrase)
             if result.timedOut {
                 lastError = HotspotJoinError(.timedOut, "nmcli did not join '\(network.ssid)' within \(timeout)")

@@ -17,10 +17,11 @@ enum ProcessRunner {
         var timedOut: Bool
     }
 
-    /// Runs `executable` with `arguments`; stops it after `timeout`, or when the task is cancelled
-    /// (then throws `HotspotJoinError(.cancelled)`).
+    /// Runs `executable` with `arguments` and `input` (at most 64 KiB) on its standard input;
+    /// stops it after `timeout`, or when the task is cancelled (then throws
+    /// `HotspotJoinError(.cancelled)`).
     static func run(
-        _ executable: URL, arguments: [String], environment: [String: String], timeout: Duration
+        _ executable: URL, arguments: [String], environment: [String: String], input: Data? = nil, timeout: Duration
     ) async throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -29,7 +30,15 @@ enum ProcessRunner {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
+        // The input fits the pipe's buffer, so it is written before the program starts and the
+        // write end closed after, so the program reads end-of-file after it.
+        let inputPipe = input.map { _ in Pipe() }
+        if let inputPipe, let input {
+            try inputPipe.fileHandleForWriting.write(contentsOf: input.prefix(64 * 1024))
+            process.standardInput = inputPipe
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         let running = RunningProcess(process)
 
         let status: Int32 = try await withTaskCancellationHandler {
@@ -44,6 +53,7 @@ enum ProcessRunner {
                     return
                 }
                 running.started()
+                try? inputPipe?.fileHandleForWriting.close()
                 DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) {
                     running.stop(reason: .timedOut)
                 }

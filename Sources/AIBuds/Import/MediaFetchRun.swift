@@ -43,14 +43,24 @@ struct MediaFetchRun: Sendable {
         guard let baseUrl = status.baseUrl, !baseUrl.isEmpty else {
             throw AIBudsError(.fetchMediaFilesInfoFailedDueToEmptyBaseUrl, "the device opened its hotspot without a data-plane URL")
         }
-        guard let url = URL(string: baseUrl), url.scheme == "http", url.host != nil else {
+        guard let url = URL(string: baseUrl), url.scheme == "http", let host = url.host else {
             throw AIBudsError(.fetchMediaFilesInfoFailedDueToInvalidConfigUrl, "the device's data-plane URL '\(baseUrl)' is not http://HOST:PORT")
+        }
+        // The token and the Wi-Fi join go only to the device's own network (HotspotAddressRule).
+        guard HotspotAddressRule.allows(host) else {
+            throw AIBudsError(
+                .fetchMediaFilesInfoFailedDueToInvalidConfigUrl,
+                "the device's data-plane URL '\(baseUrl)' is not on its hotspot: only loopback and private address literals are used")
         }
         guard let token = status.token, !token.isEmpty else {
             throw AIBudsError(.fetchMediaFilesInfoFailedDueToConfigFileError, "the device opened its hotspot without a session token")
         }
         LogRedactor.shared.register(token)
-        let ssid = status.ssid ?? credentials.ssid
+        // Join the network this client configured, whatever the state answer names.
+        let ssid = credentials.ssid
+        if let reported = status.ssid, reported != ssid {
+            logger.log(.warning, "import", "the device reports hotspot '\(reported)', not the configured '\(ssid)'; joining '\(ssid)'")
+        }
 
         emit(.joiningHotspot(ssid: ssid))
         try await step(.fileImportFailedDueToHotspotConnectionFailure, "joining the device hotspot '\(ssid)' failed") {

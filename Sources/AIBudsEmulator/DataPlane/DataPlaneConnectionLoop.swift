@@ -4,6 +4,10 @@ import AIBudsWire
 import Foundation
 
 /// Serves the requests of one connection, in order, until it closes.
+///
+/// The connection waits in the server's pending pool until it sends a request with the bearer
+/// token, which must come within the server's `headTimeout` of `acceptedAt`; it then takes a
+/// serving slot. Each later request head must be whole within `headTimeout` of its first byte.
 struct DataPlaneConnectionLoop {
     /// How long a kept-alive connection may sit idle between requests.
     static let idleTimeout: Duration = .seconds(60)
@@ -16,15 +20,19 @@ struct DataPlaneConnectionLoop {
 
     let server: DataPlaneServer
     let connection: TCPConnection
+    /// When the server accepted the connection.
+    let acceptedAt: ContinuousClock.Instant
 
     func run() {
         let limits = HTTPHeadLimits.default
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: limits.maxHeadBytes, alignment: 16)
         defer { buffer.deallocate() }
         var filled = 0
+        var admitted = false
         do {
             while !server.isStopping {
-                guard let headLength = try readHead(buffer: buffer, filled: &filled, limits: limits) else { return }
+                let deadline = admitted ? nil : acceptedAt + server.headTimeout
+                guard let headLength = try readHead(buffer: buffer, filled: &filled, limits: limits, deadline: deadline) else { return }
                 let request: HTTPRequestHead
                 do {
                     request = try HTTPRequestHead(parsing: UnsafeRawBufferPointer(rebasing: buffer[0..<headLength]), limits: limits)
@@ -34,6 +42,14 @@ struct DataPlaneConnectionLoop {
                 }
                 consume(headLength, buffer: buffer, filled: &filled)
                 server.countRequest()
+                if !admitted, HTTPAuthorization.authorizes(headerValue: request.headers["Authorization"], token: server.token) {
+                    guard server.admit(connection) else {
+                        server.logger.log(.info, "dataplane", "every serving slot is taken: answering 503")
+                        _ = try send(DataPlaneResponder.empty(503, closeAfter: true))
+                        return
+                    }
+                    admitted = true
+                }
                 guard try discardBody(of: request, buffer: buffer, filled: &filled) else { return }
                 let reply: DataPlaneReply
                 if server.takeInjectedFailure() {
@@ -52,16 +68,39 @@ struct DataPlaneConnectionLoop {
         }
     }
 
-    /// Reads until a whole head is buffered; returns its length, or nil when the peer closed.
-    private func readHead(buffer: UnsafeMutableRawBufferPointer, filled: inout Int, limits: HTTPHeadLimits) throws -> Int? {
+    /// Reads until a whole head is buffered; returns its length, or nil when the peer closed or
+    /// the head was not whole by `deadline` (when nil: `headTimeout` after its first byte).
+    private func readHead(
+        buffer: UnsafeMutableRawBufferPointer, filled: inout Int, limits: HTTPHeadLimits, deadline: ContinuousClock.Instant?
+    ) throws -> Int? {
+        var deadline = deadline
         while true {
             if filled > 0, let length = try HTTPHeadParser.headLength(in: UnsafeRawBufferPointer(rebasing: buffer[0..<filled]), limits: limits) {
                 return length
             }
-            let count = try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), timeout: Self.idleTimeout)
+            if filled > 0, deadline == nil { deadline = .now + server.headTimeout }
+            var timeout = Self.idleTimeout
+            if let deadline {
+                let left = deadline - .now
+                guard left > .zero else { return headTimedOut() }
+                timeout = min(timeout, left)
+            }
+            let count: Int
+            do {
+                count = try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), timeout: timeout)
+            } catch let error as NetError where error.code == .timedOut && deadline != nil {
+                return headTimedOut()
+            }
             if count == 0 { return nil }
             filled += count
         }
+    }
+
+    /// Answers `408` (without waiting for a peer that does not read) and ends the connection.
+    private func headTimedOut() -> Int? {
+        server.logger.log(.debug, "dataplane", "a request head took longer than \(server.headTimeout): closing")
+        try? connection.write(DataPlaneResponder.empty(408, closeAfter: true).head.serialized(), timeout: .zero)
+        return nil
     }
 
     /// Drops `count` bytes from the front of the buffer, keeping what follows (pipelined requests).

@@ -13,6 +13,13 @@ import Synchronization
 /// answers them with blocking `sendfile(2)`. Connections are few (a client opens one per
 /// parallel file), so this is simpler than an event loop and measured as fast (see
 /// docs/benchmarks.md).
+///
+/// Slow and unauthenticated clients cannot lock others out (docs/reliability.md): a new
+/// connection waits in a bounded pool of its own (`maxPendingConnections`, at most
+/// `maxPendingPerPeer` from one address; a newcomer over either limit evicts the oldest) and must
+/// send a request with the bearer token within `headTimeout`; only then does it take one of the
+/// `maxConnections` serving slots. Every later request head must be whole within `headTimeout`
+/// of its first byte.
 public final class DataPlaneServer: Sendable {
     /// Counters of what the server did since it was created.
     public struct Statistics: Hashable, Sendable {
@@ -28,11 +35,19 @@ public final class DataPlaneServer: Sendable {
         var listener: TCPListener?
         var baseURL: String?
         var connections: [ObjectIdentifier: TCPConnection] = [:]
+        var pending = DataPlanePendingPool()
         var stopping = false
     }
 
-    /// The most connections served at once; more are answered `503` and closed.
+    /// The most authorized connections served at once; more are answered `503` and closed.
     public let maxConnections: Int
+    /// The most connections waiting for their first authorized request.
+    public let maxPendingConnections: Int
+    /// The most connections from one address waiting for their first authorized request.
+    public let maxPendingPerPeer: Int
+    /// How long a request head may take: from accepting a connection to its first authorized
+    /// request, and from the first byte of each later head to its end.
+    public let headTimeout: Duration
     /// The link shaping applied to every response.
     public let shaping: DataPlaneShaping
     let catalog: any DataPlaneCatalog
@@ -53,17 +68,24 @@ public final class DataPlaneServer: Sendable {
     ///   - token: the bearer token every request must carry.
     ///   - address: the loopback address to bind; port 0 picks a free port.
     ///   - shaping: the link profile (`.unlimited` or `.wifi`).
-    ///   - maxConnections: connections served at once.
+    ///   - maxConnections: authorized connections served at once.
+    ///   - maxPendingConnections: connections waiting for their first authorized request.
+    ///   - maxPendingPerPeer: such connections from one address.
+    ///   - headTimeout: the time a request head may take (see ``headTimeout``).
     ///   - logger: where the server logs (category `dataplane`).
     public init(
         catalog: some DataPlaneCatalog, token: String, address: SocketAddress = SocketAddress(host: "127.0.0.1", port: 0),
-        shaping: DataPlaneShaping = .unlimited, maxConnections: Int = 64, logger: any LogService = NullLogService()
+        shaping: DataPlaneShaping = .unlimited, maxConnections: Int = 64, maxPendingConnections: Int = 128,
+        maxPendingPerPeer: Int = 64, headTimeout: Duration = .seconds(10), logger: any LogService = NullLogService()
     ) {
         self.catalog = catalog
         self.tokenBox = Locked(token)
         self.requestedAddress = address
         self.shaping = shaping
         self.maxConnections = maxConnections
+        self.maxPendingConnections = max(1, maxPendingConnections)
+        self.maxPendingPerPeer = max(1, maxPendingPerPeer)
+        self.headTimeout = headTimeout
         self.logger = logger
         self.pacer = shaping.bytesPerSecond.map(LinkPacer.init(bytesPerSecond:))
     }
@@ -102,7 +124,7 @@ public final class DataPlaneServer: Sendable {
     public func stop() {
         let (listener, connections) = state.withLock { state -> (TCPListener?, [TCPConnection]) in
             state.stopping = true
-            let result = (state.listener, Array(state.connections.values))
+            let result = (state.listener, Array(state.connections.values) + state.pending.all)
             state.listener = nil
             state.baseURL = nil
             return result
@@ -139,6 +161,16 @@ public final class DataPlaneServer: Sendable {
     // MARK: - Internals used by the connection threads
 
     var isStopping: Bool { state.withLock { $0.stopping } }
+
+    /// Moves a pending connection that sent an authorized request to a serving slot; false when
+    /// every slot is taken (it is then answered `503`).
+    func admit(_ connection: TCPConnection) -> Bool {
+        state.withLock { state in
+            guard state.pending.remove(connection), !state.stopping, state.connections.count < maxConnections else { return false }
+            state.connections[ObjectIdentifier(connection)] = connection
+            return true
+        }
+    }
 
     /// Takes the one-shot faults that apply to a body covering `range`: a stall and a close
     /// offset, each at most once.
@@ -199,21 +231,28 @@ public final class DataPlaneServer: Sendable {
                 return
             }
             connectionCount.add(1, ordering: .relaxed)
-            let admitted = state.withLock { state -> Bool in
-                guard !state.stopping, state.connections.count < maxConnections else { return false }
-                state.connections[ObjectIdentifier(connection)] = connection
-                return true
+            let peer = connection.remoteAddress?.host ?? ""
+            let (accepted, evicted) = state.withLock { state -> (Bool, TCPConnection?) in
+                guard !state.stopping else { return (false, nil) }
+                let evicted = state.pending.add(connection, peer: peer, limit: maxPendingConnections, perPeer: maxPendingPerPeer)
+                return (true, evicted)
             }
-            guard admitted else {
-                let busy = DataPlaneResponder.empty(503, closeAfter: true).head.serialized()
-                try? connection.write(busy, timeout: .milliseconds(100))
+            if let evicted {
+                logger.log(.debug, "dataplane", "too many connections wait for a request: closing the oldest of \(peer)")
+                evicted.shutdown()
+            }
+            guard accepted else {
                 connection.close()
                 continue
             }
+            let acceptedAt = ContinuousClock.now
             threads.enter()
             let thread = Thread { [self] in
-                DataPlaneConnectionLoop(server: self, connection: connection).run()
-                state.withLock { _ = $0.connections.removeValue(forKey: ObjectIdentifier(connection)) }
+                DataPlaneConnectionLoop(server: self, connection: connection, acceptedAt: acceptedAt).run()
+                state.withLock { state in
+                    _ = state.connections.removeValue(forKey: ObjectIdentifier(connection))
+                    _ = state.pending.remove(connection)
+                }
                 connection.close()
                 threads.leave()
             }

@@ -265,7 +265,7 @@ public final class EmulatedDevice: Sendable {
     public func storage() -> (usedMB: UInt64, freeMB: UInt64) {
         let mib: UInt64 = 1 << 20
         let used = store.usedBytes
-        return ((used + mib - 1) / mib, store.freeBytes / mib)
+        return (used / mib + (used % mib == 0 ? 0 : 1), store.freeBytes / mib)
     }
 
     /// The device's clock.

@@ -67,7 +67,8 @@ public struct FaultConfiguration: Sendable, Equatable {
         case "reorder": reorder = try Self.probability(value, key)
         case "error": error = try Self.probability(value, key)
         case "delay":
-            let parts = value.split(separator: ":", maxSplits: 1).map(String.init)
+            // Empty pieces kept: `delay=` is an error, not an index out of range.
+            let parts = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             delay = try Self.milliseconds(parts[0], key)
             delayProbability = parts.count == 2 ? try Self.probability(parts[1], key) : 1
         case "seed":

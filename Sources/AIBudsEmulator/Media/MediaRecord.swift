@@ -25,6 +25,9 @@ public struct MediaSeed: Sendable, Equatable {
     public var content: MediaContent
     /// Its six-axis sidecar (`.gcsv` text), for a video that carries six-axis data.
     public var sidecar: Data?
+    /// A false size the Media list reports instead of ``size`` (a lying device, for tests of
+    /// clients); nil for the true one.
+    public var listedSize: UInt64?
 
     /// Describes a file the store starts with: its name, type, size, where its bytes come from, and
     /// its six-axis sidecar when it has one.
@@ -68,6 +71,8 @@ public struct MediaRecord: Sendable, Equatable {
     public var sidecar: Data?
     /// Whether this file came from the device's starting set (rather than an upload or recording).
     var isBase: Bool
+    /// The false size the Media list reports, if the seed asked for one (see `MediaSeed.listedSize`).
+    public internal(set) var listedSize: UInt64?
     /// The SHA-256 of this version of the file, once the store has computed it (by a File `hash`
     /// request or by indexing); the Media list carries it.
     public internal(set) var sha256: [UInt8]?

@@ -137,10 +137,12 @@ private struct ManifestEntry: Decodable {
     var seed: UInt64?
     var sixaxis: Bool?
     var sixaxisSource: String?
+    var listedSize: UInt64?
 
     enum CodingKeys: String, CodingKey {
         case name, type, source, size, seed, sixaxis
         case sixaxisSource = "sixaxis_source"
+        case listedSize = "listed_size"
     }
 
     init(from decoder: any Decoder) throws {
@@ -156,6 +158,7 @@ private struct ManifestEntry: Decodable {
         seed = try container.decodeIfPresent(UInt64.self, forKey: .seed)
         sixaxis = try container.decodeIfPresent(Bool.self, forKey: .sixaxis)
         sixaxisSource = try container.decodeIfPresent(String.self, forKey: .sixaxisSource)
+        listedSize = try container.decodeIfPresent(UInt64.self, forKey: .listedSize)
     }
 
     func seed(relativeTo base: URL, index: Int) throws(EmulatorError) -> MediaSeed {
@@ -188,6 +191,7 @@ private struct ManifestEntry: Decodable {
             if case .generated(let value) = seed.content { contentSeed = value } else { contentSeed = MediaSeed.defaultSeed(for: fileName) }
             seed.sidecar = SixAxisSidecar.generate(seed: contentSeed, videoSize: seed.size)
         }
+        seed.listedSize = listedSize
         return seed
     }
 }

@@ -49,7 +49,9 @@ public final class MediaStore: Sendable {
         var sortedNames: [MediaFileName]?
         /// The sorted names of each type, computed when first asked for.
         var typedNames: [MediaFileType: [MediaFileName]] = [:]
-        var usedBytes: UInt64 = 0
+        /// Exact whatever the sizes (a library user may seed files of any size, up to 2^64 − 1
+        /// each); reported clamped to `UInt64`.
+        var usedBytes: UInt128 = 0
         var generation: UInt64 = 1
         var counter: UInt64 = 0
         var deletedBase: Set<MediaFileName> = []
@@ -61,18 +63,23 @@ public final class MediaStore: Sendable {
 
         mutating func insert(_ record: MediaRecord) {
             if let old = records.updateValue(record, forKey: record.name) {
-                usedBytes -= old.size
+                usedBytes -= UInt128(old.size)
                 if old.type != record.type { typedNames = [:] }
             } else {
                 sortedNames = nil
                 typedNames = [:]
             }
-            usedBytes += record.size
+            usedBytes += UInt128(record.size)
+        }
+
+        /// The bytes left of `capacity` (0 when the files already exceed it).
+        func freeBytes(capacity: UInt64) -> UInt64 {
+            usedBytes >= UInt128(capacity) ? 0 : capacity - UInt64(usedBytes)
         }
 
         mutating func remove(_ name: MediaFileName) -> MediaRecord? {
             guard let old = records.removeValue(forKey: name) else { return nil }
-            usedBytes -= old.size
+            usedBytes -= UInt128(old.size)
             sortedNames = nil
             typedNames = [:]
             if old.isBase { deletedBase.insert(name) }
@@ -149,7 +156,8 @@ public final class MediaStore: Sendable {
                 throw EmulatorError(.invalidManifest, "the device file name \(seed.name) appears twice")
             }
             initial.insert(MediaRecord(id: Self.hexID(seed.name.utf8), name: seed.name, type: seed.type, size: seed.size,
-                                       changedGeneration: 1, content: seed.content, sidecar: seed.sidecar, isBase: true))
+                                       changedGeneration: 1, content: seed.content, sidecar: seed.sidecar, isBase: true,
+                                       listedSize: seed.listedSize))
         }
         if let persisted = try folders.load() {
             try Self.apply(persisted, to: &initial, folders: folders, logger: logger)
@@ -272,11 +280,11 @@ public final class MediaStore: Sendable {
     }
 
     /// Bytes used by the listed files.
-    public var usedBytes: UInt64 { state.withLock { $0.usedBytes } }
+    public var usedBytes: UInt64 { state.withLock { UInt64(clamping: $0.usedBytes) } }
 
     /// Bytes still free (0 when the starting set already exceeds the capacity).
     public var freeBytes: UInt64 {
-        state.withLock { $0.usedBytes >= capacity ? 0 : capacity - $0.usedBytes }
+        state.withLock { $0.freeBytes(capacity: capacity) }
     }
 
     /// The change since generation `since`, or nil when `since` is current.
@@ -494,7 +502,7 @@ public final class MediaStore: Sendable {
     public func addGenerated(stem: String, extension ext: String, type: MediaFileType, size: UInt64,
                              sixaxis: Bool = false) throws(EmulatorError) -> MediaRecord {
         let (change, record) = try mutate { state throws(EmulatorError) -> (MediaChange?, MediaRecord) in
-            guard size <= (state.usedBytes >= capacity ? 0 : capacity - state.usedBytes) else {
+            guard size <= state.freeBytes(capacity: capacity) else {
                 throw EmulatorError(.noSpace, "\(size) bytes do not fit the free storage")
             }
             var name = MediaFileName("\(stem).\(ext)")
@@ -535,9 +543,10 @@ public final class MediaStore: Sendable {
                     throw EmulatorError(.invalidArgument, "the chunk is longer than the \(total)-byte file")
                 }
                 let reclaimed = state.records[name]?.size ?? 0
-                let free = state.usedBytes >= capacity ? 0 : capacity - state.usedBytes
-                guard total <= free + reclaimed else {
-                    throw EmulatorError(.noSpace, "\(total) bytes do not fit the \(free + reclaimed) bytes free")
+                let free = state.freeBytes(capacity: capacity)
+                let room = free > UInt64.max - reclaimed ? UInt64.max : free + reclaimed
+                guard total <= room else {
+                    throw EmulatorError(.noSpace, "\(total) bytes do not fit the \(room) bytes free")
                 }
                 if let old = state.uploads.removeValue(forKey: name) { try? FileManager.default.removeItem(at: old.url) }
                 state.counter += 1

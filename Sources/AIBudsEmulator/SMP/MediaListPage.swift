@@ -58,7 +58,7 @@ enum MediaListPage {
         appendText("name", to: &out)
         appendText(record.name.text, to: &out)
         appendText("size", to: &out)
-        CBOR.appendHead(major: 0, argument: record.size, to: &out)
+        CBOR.appendHead(major: 0, argument: record.listedSize ?? record.size, to: &out)
         appendText("type", to: &out)
         let type = record.type.rawValue
         if type >= 0 {

@@ -234,7 +234,8 @@ extension SMPRequestHandler {
         case is DeviceTimeReadRequest:
             return .reply(DeviceTimeReadResponse(time: Int(device.time.timeIntervalSince1970.rounded(.down))))
         case let write as DeviceTimeWriteRequest:
-            guard abs(write.time) < 1 << 40 else { return .failure(.project(group, .invalidArgument)) }
+            // `magnitude`, not `abs`: `abs(Int.min)` traps.
+            guard write.time.magnitude < 1 << 40 else { return .failure(.project(group, .invalidArgument)) }
             device.setTime(Date(timeIntervalSince1970: Double(write.time)))
             return .reply(SMPEmptyResponse())
         case is DeviceLanguageReadRequest:

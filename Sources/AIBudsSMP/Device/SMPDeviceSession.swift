@@ -64,7 +64,7 @@ public final class SMPDeviceSession: DeviceSession {
         let identity = DeviceIdentity(
             name: info.name, product: DeviceProduct(lenientRawValue: info.product), model: info.model,
             serialNumber: info.serial, firmwareVersion: info.firmware, macAddress: info.mac,
-            capabilities: Set(info.capabilities.map(DeviceCapability.init(rawValue:))), mtu: Int(info.mtu))
+            capabilities: Set(info.capabilities.map(DeviceCapability.init(rawValue:))), mtu: Int(clamping: info.mtu))
         client.setMTU(identity.mtu)
         state.withLock { $0.identity = identity }
         return identity
