@@ -1,7 +1,7 @@
 import AIBuds
 import AIBudsFoundation
+import AIBudsSync
 import Foundation
-import Synchronization
 import Testing
 
 /// The fetch trusts its own hotspot configuration, not the device's state answer
@@ -11,7 +11,7 @@ import Testing
 struct HotspotFetchTrustTests {
     /// Records the networks it is asked to join.
     final class RecordingJoiner: HotspotJoiner {
-        let networks = Mutex<[HotspotNetwork]>([])
+        let networks = Locked<[HotspotNetwork]>([])
         func join(_ network: HotspotNetwork) async throws { networks.withLock { $0.append(network) } }
     }
 
@@ -19,7 +19,7 @@ struct HotspotFetchTrustTests {
     final class LyingHotspotDevice: MediaImportControlChannel {
         let baseUrl: String
         let joiner = RecordingJoiner()
-        let configuredSSID = Mutex<String?>(nil)
+        let configuredSSID = Locked<String?>(nil)
         init(baseUrl: String) { self.baseUrl = baseUrl }
 
         var mediaImportDeviceID: String { "lying-hotspot" }
