@@ -33,6 +33,17 @@ public final class HTTPFileDownloader: Sendable {
         /// (HTTP/1.1 pipelining, for files without partial state); 1 sends each request only
         /// when the previous response has been read.
         public var pipelineDepth: Int
+        /// How long a connection may stay below `minimumTransferRate` while a response body is
+        /// read (a peer that trickles or sends nothing) before the attempt ends with
+        /// `TransferError.Code.stalled` and the retry policy takes over.
+        public var stallTimeout: Duration
+        /// Bytes a second that a body must average over each `stallTimeout` window: fewer, and the
+        /// connection counts as stalled (0 accepts any trickle and detects only silence).
+        public var minimumTransferRate: Int64
+        /// How long a response head may take to arrive whole once the engine waits for it (a peer
+        /// that accepts and never answers) before the attempt ends with
+        /// `TransferError.Code.responseHeadTimeout` and the retry policy takes over.
+        public var responseHeadTimeout: Duration
         /// New files expected to be at most this many bytes are written unnamed in their
         /// destination (`O_TMPFILE`) and linked to their name by their commit, instead of going
         /// through `.partial/` (see `PartialFile`); 0 sends every file through `.partial/`.
@@ -43,7 +54,8 @@ public final class HTTPFileDownloader: Sendable {
         public init(
             bufferSize: Int = 1 << 20, connectTimeout: Duration = .seconds(5), ioTimeout: Duration = .seconds(30),
             retry: RetryPolicy = RetryPolicy(), maxIdleConnectionsPerHost: Int = 8, parallelism: Int = 6, commitWidth: Int = 128,
-            pipelineDepth: Int = 3
+            pipelineDepth: Int = 3, stallTimeout: Duration = .seconds(30), minimumTransferRate: Int64 = 1024,
+            responseHeadTimeout: Duration = .seconds(30)
         ) {
             self.bufferSize = bufferSize
             self.connectTimeout = connectTimeout
@@ -53,6 +65,9 @@ public final class HTTPFileDownloader: Sendable {
             self.parallelism = parallelism
             self.commitWidth = commitWidth
             self.pipelineDepth = pipelineDepth
+            self.stallTimeout = stallTimeout
+            self.minimumTransferRate = minimumTransferRate
+            self.responseHeadTimeout = responseHeadTimeout
         }
     }
 
