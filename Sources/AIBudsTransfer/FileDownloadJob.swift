@@ -159,35 +159,47 @@ final class FileDownloadJob: Sendable {
             paths: paths, url: request.url, path: path, expectedSize: request.expectedSize, isNew: target.isNew,
             unnamedLimit: request.overwrite ? 0 : configuration.unnamedFileLimit, buffer: buffer)
         var pipelined = pipeline
-        let resumed = part.length
+        var resumed = part.length
         var received: Int64 = 0
         var attempts = 0
         var retries = 0
         var failuresWithoutProgress = 0
         do {
-            attemptLoop: while true {
-                guard !isCancelled else { throw cancelledError }
-                attempts += 1
-                let before = part.length
-                do {
-                    switch try attempt(path: path, address: address, pipeline: &pipelined, part: &part, buffer: buffer, received: &received) {
-                    case .complete: break attemptLoop
-                    case .again: continue attemptLoop
-                    }
-                } catch let failure as Retryable {
+            var digest: [UInt8] = []
+            verified: while true {
+                attemptLoop: while true {
                     guard !isCancelled else { throw cancelledError }
-                    retries += 1
-                    failuresWithoutProgress = part.length > before ? 0 : failuresWithoutProgress + 1
-                    guard retries <= configuration.retry.maxRetries,
-                        failuresWithoutProgress <= configuration.retry.maxRetriesWithoutProgress
-                    else { throw failure.error }
-                    let wait = configuration.retry.backoff(afterFailures: max(1, failuresWithoutProgress))
-                    logger.log(.info, "transfer", "\(request.localName): \(failure.error); retry \(retries) at byte \(part.length) in \(wait)")
-                    _ = wakeup.wait(timeout: .now() + .nanoseconds(Int(wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)))
+                    attempts += 1
+                    let before = part.length
+                    do {
+                        switch try attempt(path: path, address: address, pipeline: &pipelined, part: &part, buffer: buffer, received: &received) {
+                        case .complete: break attemptLoop
+                        case .again: continue attemptLoop
+                        }
+                    } catch let failure as Retryable {
+                        guard !isCancelled else { throw cancelledError }
+                        retries += 1
+                        failuresWithoutProgress = part.length > before ? 0 : failuresWithoutProgress + 1
+                        guard retries <= configuration.retry.maxRetries,
+                            failuresWithoutProgress <= configuration.retry.maxRetriesWithoutProgress
+                        else { throw failure.error }
+                        let wait = configuration.retry.backoff(afterFailures: max(1, failuresWithoutProgress))
+                        logger.log(.info, "transfer", "\(request.localName): \(failure.error); retry \(retries) at byte \(part.length) in \(wait)")
+                        _ = wakeup.wait(timeout: .now() + .nanoseconds(Int(wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)))
+                    }
+                }
+                guard !isCancelled else { throw cancelledError }
+                do {
+                    digest = try verify(&part)
+                    break verified
+                } catch let error as TransferError where error.code == .checksumMismatch && resumed > 0 {
+                    // Bytes kept from an earlier run do not hash to the file (a power loss can leave
+                    // a partial file longer than what reached the disk): fetch it whole, once.
+                    logger.log(.warning, "transfer", "\(request.localName): \(error.message) with \(resumed) bytes resumed; fetching it again from byte 0")
+                    try part.restart()
+                    resumed = 0
                 }
             }
-            guard !isCancelled else { throw cancelledError }
-            let digest = try verify(&part)
             logger.log(.debug, "transfer", "\(request.localName): \(part.length) bytes in \(attempts) request(s)")
             // The URL from the path built once (cheaper than appending to the folder's URL).
             let result = DownloadResult(
@@ -423,6 +435,8 @@ final class FileDownloadJob: Sendable {
         } else {
             part.validator = nil
         }
+        // The resume record first, so that any end of this process leaves a resumable file.
+        try part.recordValidator()
 
         // Stream the body into the partial file. `pending` bytes at the start of the buffer are
         // received but not yet written; writes happen in whole blocks (see PartialFile).
