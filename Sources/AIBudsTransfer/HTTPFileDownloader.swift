@@ -1,7 +1,12 @@
 import AIBudsLog
+import AIBudsNet
 import AIBudsSync
 import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The SDK's HTTP download engine for the device's data plane.
 ///
@@ -160,6 +165,22 @@ public final class HTTPFileDownloader: Sendable {
 
     /// Closes the kept-alive connections (for example when leaving transfer mode).
     public func closeIdleConnections() { pool.closeAll() }
+
+    /// Removes the download state of local file `localName` in `destination` (its `.partial/`
+    /// file and resume record), for a caller that found the file already there, complete: an
+    /// interrupted download of it is debris. A partial file that a download holds (its lock) is
+    /// left alone; the empty `.partial/` folder goes when a batch into `destination` ends.
+    public static func removePartialState(of localName: String, in destination: URL) {
+        let paths = DownloadPaths(destinationPath: DownloadRequest.path(of: destination), localName: localName)
+        guard case .success(let descriptor) = SystemCall.result("open", { open(paths.partialFile, O_RDWR | O_CLOEXEC) }) else {
+            unlink(paths.metaFile)
+            return
+        }
+        defer { SystemCall.closeIgnoringErrors(descriptor) }
+        guard case .success = SystemCall.result("flock", { flock(descriptor, LOCK_EX | LOCK_NB) }) else { return }
+        unlink(paths.partialFile)
+        unlink(paths.metaFile)
+    }
 
     /// A download buffer: block-aligned for direct writes, at least 64 KiB.
     private func makeBuffer() -> UnsafeMutableRawBufferPointer {
