@@ -34,6 +34,18 @@ struct ImportDurabilityTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    /// Waits for `condition`; when it does not come, ends `process` and fails with what it printed.
+    private func wait(for process: RunningProgram, _ what: String, _ condition: @Sendable () -> Bool) async throws {
+        do {
+            try await waitUntil(timeout: .seconds(60)) { condition() }
+        } catch {
+            kill(process.pid, SIGKILL)
+            let result = try await onOwnThread { process.finish() }
+            Issue.record("\(what) did not happen; the import printed: \(result.out) \(result.err)")
+            throw error
+        }
+    }
+
     private func importArguments(_ fixture: ImportEmulatorFixture, _ folder: URL, _ extra: [String] = []) -> [String] {
         ["media", "import", "--device", fixture.address, "--to", folder.path, "--all", "--json"] + extra
     }
@@ -49,6 +61,9 @@ struct ImportDurabilityTests {
         let folder = fixture.destination("crash")
         let dataPlane = fixture.emulator.dataPlane
         let meta = folder.appendingPathComponent(".partial/\(name).part.meta").path
+        // The media list carries the digest, so no run waits on the device hashing 32 MiB on
+        // demand (a File hash request can time out on a loaded machine).
+        try await waitUntilDigestsListed(fixture.emulator.device.store, timeout: .seconds(60))
         var kept: Int64 = 0
         for round in 0..<3 {
             // Each run's data plane stalls at a random byte past what is kept, so the run is
@@ -70,7 +85,7 @@ struct ImportDurabilityTests {
             let process = try RunningProgram(try aibudsExecutable(), importArguments(fixture, folder), environment: environment(fixture))
             // The data plane has sent every byte up to the stall (from where the run resumed), and
             // the import has written all but its last buffer (under 1 MiB) of them.
-            try await waitUntil(timeout: .seconds(60)) {
+            try await wait(for: process, "round \(round): the stall at \(stallAt)") {
                 servedThisRound() >= stallAt - resumeAt && Int64((try? partialSize(folder, name)) ?? 0) >= stallAt - (1 << 20)
             }
             let served = servedThisRound()
@@ -102,9 +117,10 @@ struct ImportDurabilityTests {
             [.video("A.mp4", 6_000_000, sixaxis: false), .photo("B.jpg", 200_000)], faults: ["http-stall=3000000:1500"])
         defer { fixture.stop() }
         let folder = fixture.destination("shared")
+        try await waitUntilDigestsListed(fixture.emulator.device.store, timeout: .seconds(60))
         let first = try RunningProgram(try aibudsExecutable(), importArguments(fixture, folder), environment: environment(fixture))
         // The first is mid-file (stalled) when the second starts.
-        try await waitUntil(timeout: .seconds(60)) { (try? partialSize(folder, "A.mp4")) ?? 0 > 0 }
+        try await wait(for: first, "the first import's partial file") { (try? partialSize(folder, "A.mp4")) ?? 0 > 0 }
         let second = try RunningProgram(try aibudsExecutable(), importArguments(fixture, folder), environment: environment(fixture))
         let secondResult = try await onOwnThread { second.finish() }
         let firstResult = try await onOwnThread { first.finish() }
@@ -122,6 +138,7 @@ struct ImportDurabilityTests {
         let fixture = try ImportEmulatorFixture([.video("A.mp4", 3_000_000, sixaxis: false), .photo("B.jpg", 100_000)])
         defer { fixture.stop() }
         let folder = fixture.destination("debris")
+        try await waitUntilDigestsListed(fixture.emulator.device.store, timeout: .seconds(60))
         let (first, _, firstErrors) = try await runAIBuds(importArguments(fixture, folder), environment: environment(fixture))
         #expect(first == 0, "\(firstErrors)")
         // State an interrupted or concurrent run left for files that are now imported.
@@ -144,6 +161,7 @@ struct ImportDurabilityTests {
         ])
         defer { fixture.stop() }
         let folder = fixture.destination("small")
+        try await waitUntilDigestsListed(fixture.emulator.device.store, timeout: .seconds(60))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // An 8 MiB tmpfs in a mount namespace of the import's own: it goes away with the process,
         // so the script lists what the import left before it ends.
