@@ -33,6 +33,49 @@ final class FileDownloadJob: Sendable {
     /// A kept-alive connection that turned out to be closed before any response byte.
     private struct StaleConnection: Error {}
 
+    /// No whole response head within `responseHeadTimeout`.
+    private struct HeadTimeout: Error {}
+
+    /// The stall detector of one response body: a window of `stallTimeout` must bring at least
+    /// `minimumTransferRate × stallTimeout` bytes (at least one); the next window starts where the
+    /// last ended. Reads wait no longer than the window, so a silent peer is judged on time too.
+    private struct StallWindow {
+        /// The body was too slow in a whole window.
+        struct Stalled: Error {
+            /// Bytes that came in that window.
+            let received: Int64
+        }
+
+        private let length: Duration
+        private let minimumBytes: Int64
+        private var start = ContinuousClock.now
+        private var bytes: Int64 = 0
+
+        init(_ configuration: HTTPFileDownloader.Configuration) {
+            length = max(configuration.stallTimeout, .milliseconds(1))
+            let (seconds, attoseconds) = length.components
+            let rate = Double(max(0, configuration.minimumTransferRate))
+            minimumBytes = max(1, Int64(clamping: UInt64(min(rate * (Double(seconds) + Double(attoseconds) / 1e18), 9e18))))
+        }
+
+        /// Whether the current window has ended.
+        var windowEnded: Bool { ContinuousClock.now - start >= length }
+
+        mutating func received(_ count: Int) { bytes += Int64(count) }
+
+        /// Judges a window that has ended (throws `Stalled`, or starts the next one) and returns how
+        /// long the next read may wait: `ioTimeout`, or less when the window ends sooner.
+        mutating func readTimeout(_ ioTimeout: Duration) throws -> Duration {
+            let now = ContinuousClock.now
+            if now - start >= length {
+                guard bytes >= minimumBytes else { throw Stalled(received: bytes) }
+                start = now
+                bytes = 0
+            }
+            return min(ioTimeout, start + length - now)
+        }
+    }
+
     let request: DownloadRequest
     private let configuration: HTTPFileDownloader.Configuration
     private let pool: HTTPConnectionPool
@@ -116,35 +159,47 @@ final class FileDownloadJob: Sendable {
             paths: paths, url: request.url, path: path, expectedSize: request.expectedSize, isNew: target.isNew,
             unnamedLimit: request.overwrite ? 0 : configuration.unnamedFileLimit, buffer: buffer)
         var pipelined = pipeline
-        let resumed = part.length
+        var resumed = part.length
         var received: Int64 = 0
         var attempts = 0
         var retries = 0
         var failuresWithoutProgress = 0
         do {
-            attemptLoop: while true {
-                guard !isCancelled else { throw cancelledError }
-                attempts += 1
-                let before = part.length
-                do {
-                    switch try attempt(path: path, address: address, pipeline: &pipelined, part: &part, buffer: buffer, received: &received) {
-                    case .complete: break attemptLoop
-                    case .again: continue attemptLoop
-                    }
-                } catch let failure as Retryable {
+            var digest: [UInt8] = []
+            verified: while true {
+                attemptLoop: while true {
                     guard !isCancelled else { throw cancelledError }
-                    retries += 1
-                    failuresWithoutProgress = part.length > before ? 0 : failuresWithoutProgress + 1
-                    guard retries <= configuration.retry.maxRetries,
-                        failuresWithoutProgress <= configuration.retry.maxRetriesWithoutProgress
-                    else { throw failure.error }
-                    let wait = configuration.retry.backoff(afterFailures: max(1, failuresWithoutProgress))
-                    logger.log(.info, "transfer", "\(request.localName): \(failure.error); retry \(retries) at byte \(part.length) in \(wait)")
-                    _ = wakeup.wait(timeout: .now() + .nanoseconds(Int(wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)))
+                    attempts += 1
+                    let before = part.length
+                    do {
+                        switch try attempt(path: path, address: address, pipeline: &pipelined, part: &part, buffer: buffer, received: &received) {
+                        case .complete: break attemptLoop
+                        case .again: continue attemptLoop
+                        }
+                    } catch let failure as Retryable {
+                        guard !isCancelled else { throw cancelledError }
+                        retries += 1
+                        failuresWithoutProgress = part.length > before ? 0 : failuresWithoutProgress + 1
+                        guard retries <= configuration.retry.maxRetries,
+                            failuresWithoutProgress <= configuration.retry.maxRetriesWithoutProgress
+                        else { throw failure.error }
+                        let wait = configuration.retry.backoff(afterFailures: max(1, failuresWithoutProgress))
+                        logger.log(.info, "transfer", "\(request.localName): \(failure.error); retry \(retries) at byte \(part.length) in \(wait)")
+                        _ = wakeup.wait(timeout: .now() + .nanoseconds(Int(wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)))
+                    }
+                }
+                guard !isCancelled else { throw cancelledError }
+                do {
+                    digest = try verify(&part)
+                    break verified
+                } catch let error as TransferError where error.code == .checksumMismatch && resumed > 0 {
+                    // Bytes kept from an earlier run do not hash to the file (a power loss can leave
+                    // a partial file longer than what reached the disk): fetch it whole, once.
+                    logger.log(.warning, "transfer", "\(request.localName): \(error.message) with \(resumed) bytes resumed; fetching it again from byte 0")
+                    try part.restart()
+                    resumed = 0
                 }
             }
-            guard !isCancelled else { throw cancelledError }
-            let digest = try verify(&part)
             logger.log(.debug, "transfer", "\(request.localName): \(part.length) bytes in \(attempts) request(s)")
             // The URL from the path built once (cheaper than appending to the folder's URL).
             let result = DownloadResult(
@@ -288,6 +343,8 @@ final class FileDownloadJob: Sendable {
             return overflow ? buffer.count : Int(clamping: end)
         } ?? buffer.count
         let headLength: Int
+        // The whole head must come within `responseHeadTimeout` (a peer may accept and never answer).
+        let headDeadline = ContinuousClock.now + configuration.responseHeadTimeout
         do {
             if !sent { try connection.write(head, timeout: timeout) }
             while true {
@@ -296,7 +353,14 @@ final class FileDownloadJob: Sendable {
                     break
                 }
                 let end = filled < expectedEnd ? min(expectedEnd, buffer.count) : buffer.count
-                let count = try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<end]), timeout: timeout)
+                let left = headDeadline - ContinuousClock.now
+                guard left > .zero else { throw HeadTimeout() }
+                let count: Int
+                do {
+                    count = try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<end]), timeout: min(timeout, left))
+                } catch let error as NetError where error.code == .timedOut && ContinuousClock.now >= headDeadline {
+                    throw HeadTimeout()
+                }
                 if count == 0 {
                     if reused && filled == 0 && !isCancelled { throw StaleConnection() }
                     throw NetError(.connectionReset, "the device closed the connection before a complete response head")
@@ -306,6 +370,9 @@ final class FileDownloadJob: Sendable {
         } catch let error as NetError {
             if reused && filled == 0 && error.code == .connectionReset && !isCancelled { throw StaleConnection() }
             throw Retryable(error: TransferError(.connectionLost, "no response from the device", underlying: error))
+        } catch is HeadTimeout {
+            throw Retryable(error: TransferError(
+                .responseHeadTimeout, "no whole response head for \(request.localName) within \(configuration.responseHeadTimeout) (\(filled) bytes of it came)"))
         } catch let error as HTTPError {
             throw TransferError(.invalidResponse, "malformed response head", underlying: error)
         }
@@ -368,6 +435,8 @@ final class FileDownloadJob: Sendable {
         } else {
             part.validator = nil
         }
+        // The resume record first, so that any end of this process leaves a resumable file.
+        try part.recordValidator()
 
         // Stream the body into the partial file. `pending` bytes at the start of the buffer are
         // received but not yet written; writes happen in whole blocks (see PartialFile).
@@ -379,20 +448,36 @@ final class FileDownloadJob: Sendable {
         var remaining = contentLength - Int64(pending)
         part.useDirectWrites(forComing: contentLength)
         let flushThreshold = buffer.count - min(buffer.count / 4, 256 * 1024)
+        // The stall detector: each `stallTimeout` window must bring `minimumTransferRate` bytes a
+        // second on average, else the connection is given up (a peer that trickles or is silent).
+        var stall = StallWindow(configuration)
         do {
             while remaining > 0 {
                 guard !isCancelled else { throw cancelledError }
                 if pending >= flushThreshold { pending = try flush(pending, of: buffer, into: &part, final: false) }
                 let want = Int(min(Int64(buffer.count - pending), remaining))
-                let count = try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[pending..<(pending + want)]), timeout: timeout)
+                let count: Int
+                do {
+                    count = try connection.read(
+                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[pending..<(pending + want)]), timeout: try stall.readTimeout(timeout))
+                } catch let error as NetError where error.code == .timedOut && stall.windowEnded {
+                    continue  // judged by `readTimeout` at the top of the next round
+                }
                 guard count > 0 else {
                     throw NetError(.connectionReset, "the connection closed \(remaining) bytes before the end of the body")
                 }
+                stall.received(count)
                 pending += count
                 remaining -= Int64(count)
                 report(count, part: part, pending: pending, total: total, received: &received, buffer: buffer)
             }
             _ = try flush(pending, of: buffer, into: &part, final: true)
+        } catch let stalled as StallWindow.Stalled {
+            // Keep what arrived, in whole blocks; the retry resumes after it.
+            _ = try flush(pending, of: buffer, into: &part, final: false)
+            if isCancelled { throw cancelledError }
+            throw Retryable(error: TransferError(
+                .stalled, "\(request.localName) stalled at byte \(part.length + Int64(pending)) of \(total): \(stalled.received) bytes in the last \(configuration.stallTimeout)"))
         } catch let error as NetError {
             // Keep what arrived, in whole blocks; the rest comes again with the resume.
             _ = try flush(pending, of: buffer, into: &part, final: false)

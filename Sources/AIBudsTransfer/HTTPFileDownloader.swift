@@ -1,7 +1,12 @@
 import AIBudsLog
+import AIBudsNet
 import AIBudsSync
 import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The SDK's HTTP download engine for the device's data plane.
 ///
@@ -33,6 +38,17 @@ public final class HTTPFileDownloader: Sendable {
         /// (HTTP/1.1 pipelining, for files without partial state); 1 sends each request only
         /// when the previous response has been read.
         public var pipelineDepth: Int
+        /// How long a connection may stay below `minimumTransferRate` while a response body is
+        /// read (a peer that trickles or sends nothing) before the attempt ends with
+        /// `TransferError.Code.stalled` and the retry policy takes over.
+        public var stallTimeout: Duration
+        /// Bytes a second that a body must average over each `stallTimeout` window: fewer, and the
+        /// connection counts as stalled (0 accepts any trickle and detects only silence).
+        public var minimumTransferRate: Int64
+        /// How long a response head may take to arrive whole once the engine waits for it (a peer
+        /// that accepts and never answers) before the attempt ends with
+        /// `TransferError.Code.responseHeadTimeout` and the retry policy takes over.
+        public var responseHeadTimeout: Duration
         /// New files expected to be at most this many bytes are written unnamed in their
         /// destination (`O_TMPFILE`) and linked to their name by their commit, instead of going
         /// through `.partial/` (see `PartialFile`); 0 sends every file through `.partial/`.
@@ -43,7 +59,8 @@ public final class HTTPFileDownloader: Sendable {
         public init(
             bufferSize: Int = 1 << 20, connectTimeout: Duration = .seconds(5), ioTimeout: Duration = .seconds(30),
             retry: RetryPolicy = RetryPolicy(), maxIdleConnectionsPerHost: Int = 8, parallelism: Int = 6, commitWidth: Int = 128,
-            pipelineDepth: Int = 3
+            pipelineDepth: Int = 3, stallTimeout: Duration = .seconds(30), minimumTransferRate: Int64 = 1024,
+            responseHeadTimeout: Duration = .seconds(30)
         ) {
             self.bufferSize = bufferSize
             self.connectTimeout = connectTimeout
@@ -53,6 +70,9 @@ public final class HTTPFileDownloader: Sendable {
             self.parallelism = parallelism
             self.commitWidth = commitWidth
             self.pipelineDepth = pipelineDepth
+            self.stallTimeout = stallTimeout
+            self.minimumTransferRate = minimumTransferRate
+            self.responseHeadTimeout = responseHeadTimeout
         }
     }
 
@@ -145,6 +165,22 @@ public final class HTTPFileDownloader: Sendable {
 
     /// Closes the kept-alive connections (for example when leaving transfer mode).
     public func closeIdleConnections() { pool.closeAll() }
+
+    /// Removes the download state of local file `localName` in `destination` (its `.partial/`
+    /// file and resume record), for a caller that found the file already there, complete: an
+    /// interrupted download of it is debris. A partial file that a download holds (its lock) is
+    /// left alone; the empty `.partial/` folder goes when a batch into `destination` ends.
+    public static func removePartialState(of localName: String, in destination: URL) {
+        let paths = DownloadPaths(destinationPath: DownloadRequest.path(of: destination), localName: localName)
+        guard case .success(let descriptor) = SystemCall.result("open", { open(paths.partialFile, O_RDWR | O_CLOEXEC) }) else {
+            unlink(paths.metaFile)
+            return
+        }
+        defer { SystemCall.closeIgnoringErrors(descriptor) }
+        guard case .success = SystemCall.result("flock", { flock(descriptor, LOCK_EX | LOCK_NB) }) else { return }
+        unlink(paths.partialFile)
+        unlink(paths.metaFile)
+    }
 
     /// A download buffer: block-aligned for direct writes, at least 64 KiB.
     private func makeBuffer() -> UnsafeMutableRawBufferPointer {

@@ -18,9 +18,13 @@ import Glibc
 /// Direct writes must be whole blocks at block offsets, so while they are on the file length
 /// stays a multiple of `alignment`; the last partial block is written normally.
 ///
-/// The validator is written beside the file (`<name>.part.meta`) only when a download stops
-/// early, so that a later download can resume with `Range` + `If-Range`; a `.part` without one
-/// starts over.
+/// The validator is written beside the file (`<name>.part.meta`, the resume record) when a
+/// response's body is about to be written, before its first byte, so that whatever ends the
+/// download (a drop, a cancel, `kill -9`, the out-of-memory killer) a later download resumes with
+/// `Range` + `If-Range`; a `.part` without one starts over. The resumed length is the file's
+/// length: every byte in the file was hashed and written in order, and the final SHA-256 check
+/// catches a prefix that a power loss left wrong (the download then starts over once,
+/// `FileDownloadJob`).
 struct PartialFile {
     /// What a partial file belongs to.
     struct Validator: Hashable {
@@ -69,6 +73,8 @@ struct PartialFile {
     private var closed = false
     /// Whether `<name>.part.meta` may exist (false for a file this download created).
     private var mayHaveValidatorFile = false
+    /// The validator `<name>.part.meta` holds, when this download read or wrote it.
+    private var recordedValidator: Validator?
     /// Bytes below this offset have been handed to writeback already (buffered mode).
     private var writebackStarted: Int64 = 0
 
@@ -150,6 +156,7 @@ struct PartialFile {
             {
                 try hashExisting(existing, buffer: buffer)
                 validator = saved
+                recordedValidator = saved
             } else {
                 try restart()
             }
@@ -204,7 +211,26 @@ struct PartialFile {
         if mayHaveValidatorFile {
             unlink(paths.metaFile)
             mayHaveValidatorFile = false
+            recordedValidator = nil
         }
+    }
+
+    /// Makes the resume record say what the coming body belongs to, before its first byte is
+    /// written: written (to a temporary file, renamed over the old one) when the validator is new,
+    /// removed when there is none (no `ETag`: nothing to resume with). An unnamed file has none.
+    /// A record that cannot be written fails the download (`TransferError.localFileError`; a full
+    /// disk says so), so no partial file is ever left without its record.
+    mutating func recordValidator() throws {
+        guard !isUnnamed, validator != recordedValidator || (validator == nil && mayHaveValidatorFile) else { return }
+        guard let validator else {
+            unlink(paths.metaFile)
+            mayHaveValidatorFile = false
+            recordedValidator = nil
+            return
+        }
+        try PartialFile.write(PartialFile.text(of: validator), to: paths.metaFile)
+        mayHaveValidatorFile = true
+        recordedValidator = validator
     }
 
     /// Appends the first `count` bytes of `buffer` (block-aligned memory) and adds them to the
@@ -231,21 +257,62 @@ struct PartialFile {
             validatorText: isUnnamed ? nil : validatorText, removesValidatorFile: mayHaveValidatorFile, isUnnamed: isUnnamed)
     }
 
-    /// Saves the validator beside the file so a later download can resume; best effort (an
-    /// unnamed file has nothing to resume once closed).
+    /// Saves the validator beside the file so a later download can resume, unless the record
+    /// already holds it (written when the body started); best effort (an unnamed file has nothing
+    /// to resume once closed).
     func saveValidator() {
-        guard !isUnnamed else { return }
+        guard !isUnnamed, validator != recordedValidator else { return }
         PartialFile.save(validatorText, to: paths.metaFile)
     }
 
     private var validatorText: String? {
         guard let validator, length > 0 else { return nil }
-        return "aibuds-partial 1\n\(validator.url)\n\(validator.etag)\n\(validator.size)\n"
+        return PartialFile.text(of: validator)
+    }
+
+    /// The resume record's text.
+    private static func text(of validator: Validator) -> String {
+        "aibuds-partial 1\n\(validator.url)\n\(validator.etag)\n\(validator.size)\n"
     }
 
     static func save(_ validatorText: String?, to path: String) {
         guard let validatorText else { return }
-        try? Data(validatorText.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try? write(validatorText, to: path)
+    }
+
+    /// Writes `text` to `path` atomically: a temporary file beside it, renamed over it. Not
+    /// synced: a `kill -9` keeps what the kernel has, and after a power loss the final digest check
+    /// guards the bytes whatever the record says.
+    private static func write(_ text: String, to path: String) throws {
+        let temporary = path + ".tmp"
+        let fd: Int32
+        switch SystemCall.result("open", { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }) {
+        case .success(let opened): fd = opened
+        case .failure(let failure): throw PartialFile.failure(failure, temporary)
+        }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                SystemCall.result("write") { Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written) }
+            }
+            switch result {
+            case .success(let count) where count > 0: written += count
+            case .success:
+                SystemCall.closeIgnoringErrors(fd)
+                unlink(temporary)
+                throw PartialFile.failure(SystemCallError("write", errno: EIO), temporary)
+            case .failure(let failure):
+                SystemCall.closeIgnoringErrors(fd)
+                unlink(temporary)
+                throw PartialFile.failure(failure, temporary)
+            }
+        }
+        SystemCall.closeIgnoringErrors(fd)
+        if case .failure(let failure) = SystemCall.result("rename", { rename(temporary, path) }) {
+            unlink(temporary)
+            throw PartialFile.failure(failure, path)
+        }
     }
 
     /// Deletes the partial file and its validator (its bytes are known to be wrong, or there are

@@ -7,7 +7,8 @@ import Glibc
 /// The import engine maps the codes to the vendor's file-import codes (``SdkErrorCode``, the
 /// 60xx range of the vendor's published SDK): `connectionFailed` → 6010 network error,
 /// `invalidResponse`, `sizeMismatch`, `checksumMismatch` → 6011 invalid response,
-/// `httpStatus` → 6012 HTTP error, `connectionLost` → 6013 hotspot connection lost,
+/// `httpStatus` → 6012 HTTP error, `connectionLost`, `stalled`, `responseHeadTimeout` → 6013
+/// hotspot connection lost,
 /// `invalidURL` → 6014 invalid URL.
 public struct TransferError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure.
@@ -18,6 +19,12 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case connectionFailed
         /// The connection dropped and retries ran out.
         case connectionLost
+        /// A response body came slower than the configured minimum rate for the stall timeout
+        /// (`HTTPFileDownloader.Configuration.stallTimeout`), and retries ran out.
+        case stalled
+        /// No whole response head came within `HTTPFileDownloader.Configuration.responseHeadTimeout`
+        /// (a peer that accepts and never answers), and retries ran out.
+        case responseHeadTimeout
         /// The device answered something that is not a valid response to the request.
         case invalidResponse
         /// The device answered with an error status (`httpStatus` says which).

@@ -14,7 +14,9 @@ struct MediaImportCommand: CLICommand {
         Prepares the device's hotspot, lists its media and downloads the chosen files into DIR.
         Every file is checked against the device's size and SHA-256 before it appears in DIR;
         existing files are never overwritten. Ctrl-C cancels cleanly (a second one stops at
-        once); running the same command again resumes where it stopped.
+        once); running the same command again resumes where it stopped, also after a crash or
+        kill -9. A second import into the same DIR waits until the first has ended. A failed
+        write of DIR's import ledger is an error (exit 1), although the files are imported.
 
         options:
           --device D       the device: udp://HOST:PORT, or a name or MAC address from 'aibuds scan'
@@ -58,6 +60,18 @@ struct MediaImportCommand: CLICommand {
     func run() async throws -> ExitCode {
         let clock = ContinuousClock()
         let started = clock.now
+        // One import at a time into a folder: a second one waits here, before it touches the
+        // device (its transfer session would end the first one's), then finds what the first imported.
+        let folder = URL(fileURLWithPath: destination).standardizedFileURL
+        let lock: ImportDestinationLock
+        do {
+            lock = try await ImportDestinationLock.acquire(folder) {
+                CLI.printError("another import into \(folder.path) is running; waiting for it to end")
+            }
+        } catch {
+            throw CommandFailure.failure("cannot lock \(folder.path) for the import: \(error.localizedDescription)")
+        }
+        defer { withExtendedLifetime(lock) {} }
         return try await MediaDeviceConnection.using(device) { connection in
             try await run(connection, started: started, clock: clock)
         }
@@ -138,8 +152,12 @@ struct MediaImportCommand: CLICommand {
         } else {
             summarize(result, report: report, view: view)
         }
+        if let ledgerError = result.ledgerError {
+            // The files are there, but the ledger does not know them: never silent (it misleads --new).
+            CLI.printError("\(ledgerError.message); a later --new import will not know these files from the ledger")
+        }
         if result.error?.code == .importFilesCanceled { return .interrupted }
-        return result.success ? .ok : .failure
+        return result.success && result.ledgerError == nil ? .ok : .failure
     }
 
     private func fetch(_ engine: MediaImportEngine, view: MediaImportProgressView) async throws -> [MediaFileInfoModel] {

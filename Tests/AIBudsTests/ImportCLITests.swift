@@ -102,6 +102,9 @@ struct ImportCLITests {
         let size = 40_000_000
         let fixture = try ImportEmulatorFixture([.video("VID_long.mp4", UInt64(size), sixaxis: false)], faults: ["http-stall=8388608:30000"])
         defer { fixture.stop() }
+        // Listed with its digest: the import does not wait on the device hashing 40 MB on demand,
+        // which can outlast the File hash request on a loaded machine.
+        try await waitUntilDigestsListed(fixture.emulator.device.store, timeout: .seconds(60))
         let folder = fixture.destination("cli")
         let process = try RunningProgram(
             try aibudsExecutable(), ["media", "import", "--device", fixture.address, "--to", folder.path, "--all"],

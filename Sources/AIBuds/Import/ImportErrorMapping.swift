@@ -15,7 +15,9 @@ enum ImportErrorMapping {
         switch transfer.code {
         case .invalidURL: code = .importFilesFailedDueToInvalidURL
         case .connectionFailed: code = .importFilesFailedDueToNetworkError
-        case .connectionLost: code = .importFilesFailedDueToDeviceHotspotConnectionLost
+        // A data plane that stalls or never answers holds nothing back: like a lost hotspot, it
+        // ends the files not started yet.
+        case .connectionLost, .stalled, .responseHeadTimeout: code = .importFilesFailedDueToDeviceHotspotConnectionLost
         case .invalidResponse: code = .importFilesFailedDueToHTTPError
         case .httpStatus:
             switch transfer.httpStatus {

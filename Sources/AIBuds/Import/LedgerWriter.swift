@@ -1,3 +1,4 @@
+import AIBudsFoundation
 import AIBudsLog
 import AIBudsSync
 
@@ -10,12 +11,14 @@ final class LedgerWriter: Sendable {
     private let groupSize: Int
     private let logger: any LogService
     private let pending = Locked<[ImportLedgerEntry]>([])
+    private let failure: LedgerFailure
 
-    /// Creates a writer for `ledger`.
-    init(ledger: ImportLedger, groupSize: Int = 64, logger: any LogService) {
+    /// Creates a writer for `ledger`; its first failed write goes to `failure`.
+    init(ledger: ImportLedger, groupSize: Int = 64, logger: any LogService, failure: LedgerFailure = LedgerFailure()) {
         self.ledger = ledger
         self.groupSize = max(1, groupSize)
         self.logger = logger
+        self.failure = failure
     }
 
     /// Adds one entry; records the group when it is full.
@@ -42,7 +45,23 @@ final class LedgerWriter: Sendable {
         do {
             try ledger.record(contentsOf: group)
         } catch {
-            logger.log(.warning, "import", "could not record \(group.count) files in the import ledger: \(error)")
+            let cause = AIBudsError.from(error)
+            logger.log(.error, "import", "could not record \(group.count) files in the import ledger: \(cause.message)")
+            failure.record(AIBudsError(
+                .importFilesFailedDueToLocalFileError,
+                "the import ledger \(ledger.fileURL.path) could not record \(group.count) imported files: \(cause.message)", underlying: error))
         }
     }
+}
+
+/// The first failed write of an import's ledger, kept for the import's result
+/// (`MediaImportResult.ledgerError`): a ledger that silently misses files misleads `--new`.
+final class LedgerFailure: Sendable {
+    private let error = Locked<AIBudsError?>(nil)
+
+    /// The first failure, if any.
+    var first: AIBudsError? { error.withLock { $0 } }
+
+    /// Keeps `failure` unless one is kept already.
+    func record(_ failure: AIBudsError) { error.withLock { $0 = $0 ?? failure } }
 }

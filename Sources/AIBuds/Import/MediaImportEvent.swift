@@ -72,6 +72,10 @@ public struct MediaImportResult: Sendable {
     public var error: AIBudsError?
     /// How many bytes were fetched over the network per device file name (resumed bytes excluded).
     public var bytesFetched: [String: UInt64]
+    /// Why the import ledger (``MediaImportOptions/ledger``) could not record some of the imported
+    /// files (a full disk, say), or `nil`: the files are imported all the same, but a later
+    /// `--new` import does not know them from the ledger.
+    public var ledgerError: AIBudsError?
 
     /// Creates the outcome of one import: the files that arrived, the ones that failed, the error
     /// that ended it early (if any) and the bytes fetched per file.

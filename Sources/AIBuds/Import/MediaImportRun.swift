@@ -22,6 +22,22 @@ struct MediaImportRun: Sendable {
                 .importFilesFailedDueToLocalFileError, "cannot create the import folder \(transfer.destination.path)", underlying: error)
             return (MediaImportResult(importedFiles: [], failures: transfer.files.map { MediaImportFailure(mediaFile: $0, error: failure) }, error: failure), false)
         }
+        // One import at a time into a folder (docs/reliability.md §8): wait for another process's.
+        let lock: ImportDestinationLock?
+        do {
+            lock = try await ImportDestinationLock.acquire(transfer.destination) { [logger = transfer.logger, destination = transfer.destination] in
+                logger.log(.info, "import", "another import into \(destination.path) is running; waiting for it to end")
+            }
+        } catch is CancellationError {
+            let failure = AIBudsError(.importFilesCanceled, "the import was cancelled while it waited for another import into \(transfer.destination.path)")
+            return (MediaImportResult(importedFiles: [], failures: transfer.files.map { MediaImportFailure(mediaFile: $0, error: failure) }, error: failure), false)
+        } catch {
+            // A folder where no lock file can be made: the import goes on unguarded (it reports its
+            // own failures to write there).
+            transfer.logger.log(.warning, "import", "cannot lock \(transfer.destination.path) for the import: \(error)")
+            lock = nil
+        }
+        defer { withExtendedLifetime(lock) {} }
         let outcomes = await transfer.run(emit: emit)
 
         var imported: [ImportedMediaFileModel] = []
@@ -76,7 +92,9 @@ struct MediaImportRun: Sendable {
         } else {
             error = nil
         }
-        return (MediaImportResult(importedFiles: imported, failures: failures, error: error, bytesFetched: bytesFetched), hotspotLost)
+        var result = MediaImportResult(importedFiles: imported, failures: failures, error: error, bytesFetched: bytesFetched)
+        result.ledgerError = transfer.ledgerFailure.first
+        return (result, hotspotLost)
     }
 }
 

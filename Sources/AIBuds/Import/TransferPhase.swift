@@ -31,6 +31,8 @@ struct TransferPhase: Sendable {
     let downloader: HTTPFileDownloader
     let stabilization: VideoStabilizationRegistry
     let logger: any LogService
+    /// The ledger's first failed write in this phase, if any.
+    let ledgerFailure = LedgerFailure()
 
     /// Runs the phase; returns one outcome per file, in order.
     func run(emit: @escaping @Sendable (MediaImportEvent) -> Void) async -> [TransferOutcome] {
@@ -76,7 +78,7 @@ struct TransferPhase: Sendable {
     private func transfers(
         state: BatchState, fetched: ByteCount, emit: @escaping @Sendable (MediaImportEvent) -> Void
     ) async -> [TransferOutcome] {
-        let ledger = options.ledger.map { LedgerWriter(ledger: $0, logger: logger) }
+        let ledger = options.ledger.map { LedgerWriter(ledger: $0, logger: logger, failure: ledgerFailure) }
         let localNames = SafeFileName.assign(files.map(\.fileName))
         let reservations = LocalNameReservations(names: localNames.map { try? $0.get() })
         // The device's digests: listed with the files (models of this session's list), else asked
@@ -194,8 +196,10 @@ struct TransferPhase: Sendable {
         }
         state.setVerified(index, expected != nil)
         if case .alreadyPresent(let url, let digest) = target {
-            // A previous import left exactly this file here: nothing to download.
+            // A previous import left exactly this file here: nothing to download, and the state
+            // of an interrupted download of it is debris.
             logger.log(.info, "import", "\(file.fileName) is already at \(url.path) with the device's SHA-256")
+            HTTPFileDownloader.removePartialState(of: target.localName, in: destination)
             state.settle(index, imported(
                 index, url: url, path: url.path, sha256: digest, verified: expected != nil, bytes: 0, ledger: ledger, emit: emit))
             return nil

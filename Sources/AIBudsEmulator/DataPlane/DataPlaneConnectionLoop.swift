@@ -192,6 +192,22 @@ struct DataPlaneConnectionLoop {
             connection.shutdown()
             return false
         }
+        if let trickle = faults.trickle, trickle.atByte < range.upperBound {
+            let start = max(offset, trickle.atByte)
+            try sendBody(fd, from: offset, to: start)
+            offset = start
+            server.logger.log(.info, "dataplane", "fault: trickling \(trickle.bytesPerSecond) B/s from byte \(offset)")
+            // A tenth of the rate every 100 ms (at least a byte), until the body ends or the peer goes.
+            let step = max(1, trickle.bytesPerSecond / 10)
+            let interval: Duration = trickle.bytesPerSecond >= 10 ? .milliseconds(100) : .milliseconds(1000 / trickle.bytesPerSecond)
+            while offset < range.upperBound, !server.isStopping {
+                let end = min(range.upperBound, offset + step)
+                try sendBody(fd, from: offset, to: end)
+                offset = end
+                server.pause(interval)
+            }
+            return offset == range.upperBound
+        }
         try sendBody(fd, from: offset, to: range.upperBound)
         return true
     }

@@ -7,7 +7,7 @@ import AIBudsSync
 public final class HTTPTransferDataPlane: TransferDataPlane {
     private let host: String
     private let shaping: DataPlaneShaping
-    private let faults: DataPlaneFaults
+    private let faults: Locked<DataPlaneFaults>
     private let logger: any LogService
     private let server = Locked<DataPlaneServer?>(nil)
 
@@ -17,7 +17,7 @@ public final class HTTPTransferDataPlane: TransferDataPlane {
                 logger: any LogService = NullLogService()) {
         self.host = host
         self.shaping = shaping
-        self.faults = faults
+        self.faults = Locked(faults)
         self.logger = logger
     }
 
@@ -26,11 +26,15 @@ public final class HTTPTransferDataPlane: TransferDataPlane {
         stop()
         let server = DataPlaneServer(catalog: store, token: token, address: SocketAddress(host: host, port: 0),
                                      shaping: shaping, logger: logger)
-        server.setFaults(faults)
+        server.setFaults(faults.withLock { $0 })
         let baseURL = try server.start()
         self.server.withLock { $0 = server }
         return baseURL
     }
+
+    /// Replaces the faults that the servers of later transfer sessions start with (the current
+    /// session's server keeps its own; see `currentServer`).
+    public func setFaults(_ faults: DataPlaneFaults) { self.faults.withLock { $0 = faults } }
 
     /// Stops the server; its token is void.
     public func stop() {

@@ -81,12 +81,18 @@ public struct FaultConfiguration: Sendable, Equatable {
             guard parts.count == 2 else { throw Self.invalid("http-stall takes OFFSET:MS, not '\(value)'") }
             http.stall = DataPlaneFaults.Stall(atByte: try Self.byteOffset(parts[0], key),
                                                duration: try Self.milliseconds(parts[1], key))
+        case "http-trickle":
+            let parts = value.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let rate = Int64(parts[1]), rate > 0 else {
+                throw Self.invalid("http-trickle takes OFFSET:BYTES_PER_SECOND, not '\(value)'")
+            }
+            http.trickle = DataPlaneFaults.Trickle(atByte: try Self.byteOffset(parts[0], key), bytesPerSecond: rate)
         case "http-delay": http.firstByteDelay = try Self.milliseconds(value, key)
         case "http-fail":
             guard let count = Int(value), count >= 0 else { throw Self.invalid("http-fail takes a count, not '\(value)'") }
             http.failNextRequests = count
         default:
-            throw Self.invalid("unknown fault '\(key)' (lose, duplicate, reorder, delay, error, seed, slow-hotspot, http-drop, http-stall, http-delay, http-fail)")
+            throw Self.invalid("unknown fault '\(key)' (lose, duplicate, reorder, delay, error, seed, slow-hotspot, http-drop, http-stall, http-trickle, http-delay, http-fail)")
         }
     }
 
