@@ -11,7 +11,7 @@ public struct SMPMediaListing: Sendable, Equatable {
     /// The entries in the device's order (by name), each SHA-256 either absent or 32 bytes.
     public var files: [MediaFileEntry]
 
-    /// Creates a listing.
+    /// Wraps the entries of every page, read at list generation `generation`.
     public init(generation: UInt64, files: [MediaFileEntry]) {
         self.generation = generation
         self.files = files

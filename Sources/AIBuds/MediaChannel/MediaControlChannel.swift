@@ -26,7 +26,7 @@ public struct DeviceMediaListing: Sendable, Equatable {
     /// The files, ordered by name.
     public var files: [DeviceMediaEntry]
 
-    /// Creates a listing.
+    /// Wraps `files`, as the device listed them at list generation `generation`.
     public init(generation: UInt64, files: [DeviceMediaEntry]) {
         self.generation = generation
         self.files = files
@@ -49,7 +49,8 @@ public struct DeviceMediaEntry: Sendable, Equatable {
     /// (``MediaControlChannel/mediaFileSHA256(named:)``).
     public var sha256: [UInt8]?
 
-    /// Creates an entry.
+    /// Describes one listed file: the device's id, name, type, size in bytes, whether six-axis
+    /// data comes with it, and its SHA-256 when the device listed one.
     public init(id: String, name: String, type: MediaFileType, size: UInt64, hasSixAxisData: Bool, sha256: [UInt8]? = nil) {
         self.id = id
         self.name = name

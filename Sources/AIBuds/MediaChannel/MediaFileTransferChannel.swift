@@ -28,7 +28,7 @@ public protocol MediaFileTransferChannel: MediaControlChannel {
 
 /// What ``MediaFileTransferChannel/mediaListChange(since:waitMilliseconds:)`` reports.
 public struct MediaListChange: Sendable, Hashable {
-    /// The current list generation.
+    /// The device's list generation when it answered; the next long-poll passes it as `since`.
     public var generation: UInt64
     /// The types whose lists changed; empty when the device did not say.
     public var types: [MediaFileType]

@@ -26,7 +26,8 @@ extension SMPDevice: MediaFileTransferChannel {
         try await onMediaChannel { try await $0.deleteMediaFile(named: name, generation: generation) }
     }
 
-    /// Deletes every media file (of `type`, or all types).
+    /// Empties the device's media store (only files of `type` when given) on the current
+    /// connection; returns the new list generation and how many files went.
     public func deleteAllMediaFiles(type: MediaFileType?) async throws -> (generation: UInt64, deleted: Int) {
         try await onMediaChannel { try await $0.deleteAllMediaFiles(type: type) }
     }

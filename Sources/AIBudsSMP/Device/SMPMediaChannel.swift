@@ -50,7 +50,8 @@ public struct SMPMediaChannel: MediaFileTransferChannel {
         try await send(MediaDeleteRequest(name: name, generation: generation)).generation
     }
 
-    /// Deletes every media file (of `type`, or all).
+    /// Sends Media `delete all` (for `type`, or every type); returns the new list generation and
+    /// the count the device deleted.
     public func deleteAllMediaFiles(type: MediaFileType?) async throws -> (generation: UInt64, deleted: Int) {
         let response = try await send(MediaDeleteAllRequest(type: type?.rawValue))
         return (response.generation, Int(clamping: response.deleted))
