@@ -106,7 +106,7 @@ struct ImportCLITests {
         let process = try RunningProgram(
             try aibudsExecutable(), ["media", "import", "--device", fixture.address, "--to", folder.path, "--all"],
             environment: environment(fixture))
-        try await waitUntil { (try? partialSize(folder, "VID_long.mp4")) ?? 0 > 0 }
+        try await eventually("(try? partialSize(folder, \"VID_long.mp4\")) ?? 0 > 0") { (try? partialSize(folder, "VID_long.mp4")) ?? 0 > 0 }
         try await Task.sleep(for: .milliseconds(300))
         process.interrupt()
         let result = try await onOwnThread { process.finish() }
