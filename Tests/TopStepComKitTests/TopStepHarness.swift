@@ -10,14 +10,16 @@ import Foundation
 import Testing
 @testable import TopStepComKit
 
-/// Whether a device is connected, switchable by a test.
+/// Whether a device is connected, switchable by a test, and how often the SDK asked.
 final class Connectivity: Sendable {
-    private let state = Locked(true)
-    /// Whether it is connected.
+    private let state = Locked((connected: true, reads: 0))
+    /// Whether it is connected (counted as a read).
     var isConnected: Bool {
-        get { state.withLock { $0 } }
-        set { state.withLock { $0 = newValue } }
+        get { state.withLock { $0.reads += 1; return $0.connected } }
+        set { state.withLock { $0.connected = newValue } }
     }
+    /// How many times `isConnected` was read.
+    var reads: Int { state.withLock { $0.reads } }
 }
 
 /// An SMP transport in front of another that lets a test rewrite received datagrams.
