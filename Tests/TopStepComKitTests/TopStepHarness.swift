@@ -66,17 +66,19 @@ final class WatchRig: Sendable {
     /// Its SMP handler.
     var handler: SMPRequestHandler { emulated.handler }
 
-    /// A watch with `seeds` (the profile's default files when nil).
+    /// A watch with `seeds` (the profile's default files when nil); the client's retransmissions and
+    /// timeouts run on `clock`.
     init(
         profile: DeviceProfile = .watch, seeds: [MediaSeed]? = nil, identity: String = UUID().uuidString,
         link: InMemoryLink = InMemoryLink(), configuration: SMPClientConfiguration = .fastTest,
-        rewrite: (@Sendable (Int, Data) -> Data)? = nil, kit: TopStepComKit = TopStepComKit()
+        rewrite: (@Sendable (Int, Data) -> Data)? = nil, kit: TopStepComKit = TopStepComKit(),
+        clock: any Clock<Duration> = ContinuousClock()
     ) throws {
         emulated = try InMemoryDevice(profile: profile, files: seeds ?? profile.defaultMedia)
         let clientEnd = emulated.connect(link: link)
         self.clientEnd = clientEnd
         let transport: any SMPTransport = rewrite.map { RewritingTransport(clientEnd, rewrite: $0) } ?? clientEnd
-        client = try SMPClient(transport: transport, configuration: configuration)
+        client = try SMPClient(transport: transport, configuration: configuration, clock: clock)
         self.identity = identity
         self.kit = kit
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("topstep-\(UUID().uuidString)")
