@@ -321,12 +321,20 @@ extension SDKTests {
                 secondCalls.withLock { $0 += 1 }
                 second.succeed(error)
             }
-            try await Task.sleep(for: .milliseconds(100))
+            let base = try #require(device as? BaseDevice)
+            try await eventually("the media count request to be in flight") { base.calls.count == 1 }
             device.disconnect()
             #expect(try await second.value()?.code == SdkErrorCode.deviceNotConnected.rawValue)
             #expect(clock.now - disconnectStart < .seconds(15))
             kill(process.pid, SIGCONT)
-            try await Task.sleep(for: .milliseconds(200))
+            // The resumed emulator handles the datagrams that waited for it in order: once it has
+            // answered a new connection's request, it has answered the old ones, and the callbacks
+            // those answers could cause are queued before the drain below.
+            try await device.connectAndWait(ConnectParams())
+            #expect(try await info.requestQueryBatteryStatus().level.intValue >= 0)
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                AIBudsCall.callbackQueue.async { done.resume() }
+            }
             #expect(calls.withLock { $0 } == 1)
             #expect(secondCalls.withLock { $0 } == 1)
             await device.disconnectAndWait()
