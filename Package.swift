@@ -71,7 +71,7 @@ let package = Package(
             "AIBudsEmulator",
         ]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
-        .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog"]),
+        .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsDigestTests", dependencies: ["AIBudsDigest"]),
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire"]),
         .testTarget(name: "AIBudsNetTests", dependencies: ["AIBudsNet"]),

@@ -14,8 +14,7 @@ final class DataPlaneFixture {
     private var counter = 0
 
     init(token: String = "tok3n", shaping: DataPlaneShaping = .unlimited) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-dataplane-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try makeTemporaryDirectory("dataplane")
         server = DataPlaneServer(catalog: catalog, token: token, shaping: shaping)
         baseURL = try server.start()
         address = try SocketAddress(parsing: String(baseURL.dropFirst("http://".count)))

@@ -1,5 +1,6 @@
 import AIBudsEmulator
 import AIBudsNet
+import AIBudsTestKit
 import AIBudsWire
 import Foundation
 #if canImport(Glibc)
@@ -11,9 +12,8 @@ import Testing
 @Suite("Discovery leftovers and the replay cache")
 struct DiscoveryAndReplayTests {
     @Test func anEmulatorRemovesAnnouncementsOfProcessesThatAreGone() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stale-\(UUID().uuidString)")
+        let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // pid_max is at most 2^22 on Linux: no process has this id.
         let gone = DiscoveryAnnouncement(name: "Crashed", address: "udp://127.0.0.1:9", product: 2, mac: "AA:BB:CC:DD:EE:FF",
                                          pid: 2_000_000_000, rssi: nil)

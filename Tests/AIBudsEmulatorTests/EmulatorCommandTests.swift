@@ -54,9 +54,11 @@ struct EmulatorCommandTests {
         let probe = try UDPProbe(to: address)
         #expect(try await probe.call(DeviceInfoRequest(), sequence: 1)?.name == "Cli Watch")
         let before = try #require(try await probe.call(MediaListRequest(), sequence: 2)).total
-        try await Task.sleep(for: .milliseconds(700))
-        let after = try #require(try await probe.call(MediaListRequest(), sequence: 3)).total
-        #expect(after > before, "--record-every makes new recordings")
+        var sequence: UInt8 = 3
+        try await eventually("--record-every to make a new recording") {
+            defer { sequence &+= 1 }
+            return try #require(try await probe.call(MediaListRequest(), sequence: sequence)).total > before
+        }
 
         process.terminate()
         let ended = try await onOwnThread { process.finish() }

@@ -11,8 +11,7 @@ struct TemporaryFolder: Sendable {
     let url: URL
 
     init(_ label: String = "emu") throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-\(label)-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try makeTemporaryDirectory(label)
     }
 
     func remove() { try? FileManager.default.removeItem(at: url) }

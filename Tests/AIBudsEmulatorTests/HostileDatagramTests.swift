@@ -25,7 +25,7 @@ import Testing
         let probe = try UDPProbe(to: address)
         // Device `time` write (v2, group 64, sequence 0xE5, command 4) with `time` = Int64.min.
         try probe.send(bytes("0a00000f0040e504a16474696d653b7fffffffffffffff"))
-        let answer = try SMPPacket.decode(try #require(await probe.receive().first))
+        let answer = try SMPPacket.decode(try #require(try await probe.receive().first))
         #expect(answer.header.group == 64 && answer.header.command == 4 && answer.header.sequence == 0xE5)
         #expect(SMPDeviceError.from(response: try answer.payloadMap(), version: .v2) == SMPDeviceError(group: 64, rc: 6, version: .v2))
         let time = try await probe.call(DeviceTimeReadRequest(), sequence: 1)
@@ -39,7 +39,7 @@ import Testing
         for (index, value) in [Int.min, Int.min + 1, -(1 << 40), 1 << 40, Int.max].enumerated() {
             let request = DeviceTimeWriteRequest(time: value)
             try probe.send(try request.packet(sequence: UInt8(index + 10)).encoded())
-            let answer = try SMPPacket.decode(try #require(await probe.receive().first))
+            let answer = try SMPPacket.decode(try #require(try await probe.receive().first))
             _ = probe.take()
             #expect(SMPDeviceError.from(response: try answer.payloadMap(), version: .v2)?.rc == 6, "time \(value)")
         }

@@ -61,11 +61,7 @@ import Testing
             seeds: [.generated("small.jpg", type: .image, size: 1_000), .generated("big.mp4", type: .video, size: 50_000)], capacity: 1 << 30)
         store.startIndexingDigests(maximumSize: 10_000)
         defer { store.close() }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while store.record(named: MediaFileName("small.jpg"))?.sha256 == nil, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(store.record(named: MediaFileName("small.jpg"))?.sha256 != nil)
+        try await eventually("small.jpg to be hashed") { store.record(named: MediaFileName("small.jpg"))?.sha256 != nil }
         #expect(store.record(named: MediaFileName("big.mp4"))?.sha256 == nil)
     }
 

@@ -3,6 +3,7 @@ import AIBudsDigest
 import AIBudsFoundation
 import AIBudsNet
 import AIBudsSMPClient
+import AIBudsTestKit
 import AIBudsWire
 import Foundation
 #if canImport(FoundationNetworking)
@@ -25,14 +26,10 @@ final class UDPProbe: Sendable {
 
     func send(_ datagram: Data) throws { try socket.send(datagram) }
 
-    /// Waits up to `timeout` for `count` datagrams in total; returns all received so far. (The
-    /// default is long: it costs nothing when the datagrams come, and a loaded machine is slow.)
-    func receive(count: Int = 1, timeout: Duration = .seconds(10)) async -> [Data] {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if inbox.count >= count { return inbox.peek() }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
+    /// Waits until `count` datagrams in total have come; returns all received so far. Throws
+    /// `EventuallyTimeout` after `timeout`.
+    func receive(count: Int = 1, timeout: Duration = .seconds(60)) async throws -> [Data] {
+        try await eventually("\(count) datagrams from the emulator", timeout: timeout) { inbox.count >= count }
         return inbox.peek()
     }
 
@@ -40,10 +37,16 @@ final class UDPProbe: Sendable {
     func take() -> [Data] { inbox.take().map(\.0) }
 
     /// Sends `request` and waits for its response; nil on timeout.
-    func call<R: SMPRequest>(_ request: R, sequence: UInt8, timeout: Duration = .seconds(10)) async throws -> R.Response? {
+    func call<R: SMPRequest>(_ request: R, sequence: UInt8, timeout: Duration = .seconds(60)) async throws -> R.Response? {
         _ = take()
         try send(request.packet(sequence: sequence).encoded())
-        guard let datagram = await receive(timeout: timeout).first else { return nil }
+        let datagram: Data
+        do {
+            guard let first = try await receive(timeout: timeout).first else { return nil }
+            datagram = first
+        } catch is EventuallyTimeout {
+            return nil
+        }
         return try R.decodeResponse(payload: SMPPacket.decode(datagram).payload)
     }
 }
@@ -119,7 +122,7 @@ func startEmulator(_ adjust: (inout EmulatorConfiguration) -> Void = { _ in }) t
             try probe.send(FileDownloadRequest(off: UInt64(index * 900), name: "/media/AUD_20260301_104000.m4a")
                 .packet(sequence: UInt8(100 + index)).encoded())
         }
-        let responses = await probe.receive(count: 40, timeout: .seconds(20))
+        let responses = try await probe.receive(count: 40, timeout: .seconds(20))
         let elapsed = ContinuousClock.now - start
         #expect(responses.count == 40)
         #expect(responses.allSatisfy { $0.count <= 976 })
@@ -127,17 +130,28 @@ func startEmulator(_ adjust: (inout EmulatorConfiguration) -> Void = { _ in }) t
     }
 
     @Test func faultsLoseAndDuplicateDatagrams() async throws {
-        let (lossy, lossyAddress) = try startEmulator { $0.faults = try! FaultConfiguration.parse(["lose=1"]) }
+        // The server decides the fate of its datagrams in order from the seed (the first request,
+        // the second, the second's answer): a seed that loses the first and delivers the others.
+        let seed = try #require((1...1_000).first { seed in
+            var faults = DatagramFaults(try! FaultConfiguration.parse(["lose=0.5,seed=\(seed)"]))
+            return faults.plan().isEmpty && !faults.plan().isEmpty && !faults.plan().isEmpty
+        })
+        let (lossy, lossyAddress) = try startEmulator { $0.faults = try! FaultConfiguration.parse(["lose=0.5,seed=\(seed)"]) }
         defer { lossy.stop() }
         let lost = try UDPProbe(to: lossyAddress)
-        #expect(try await lost.call(OSEchoRequest(d: "x"), sequence: 1, timeout: .milliseconds(200)) == nil)
+        try lost.send(OSEchoRequest(d: "lost").packet(sequence: 1).encoded())
+        try lost.send(OSEchoRequest(d: "kept").packet(sequence: 2).encoded())
+        // One peer's datagrams are handled and answered in order: an answer to the first would come
+        // before the second's.
+        let kept = try SMPPacket.decode(try #require(try await lost.receive().first))
+        #expect(kept.header.sequence == 2, "the first request was answered")
 
         let (doubling, doublingAddress) = try startEmulator { $0.faults = try! FaultConfiguration.parse(["duplicate=1,seed=3"]) }
         defer { doubling.stop() }
         let probe = try UDPProbe(to: doublingAddress)
         try probe.send(OSEchoRequest(d: "twice").packet(sequence: 9).encoded())
         // The request arrives twice (the second from the replay cache) and each answer is doubled.
-        let responses = await probe.receive(count: 4)
+        let responses = try await probe.receive(count: 4)
         #expect(responses.count == 4)
         #expect(Set(responses).count == 1)
     }
@@ -170,11 +184,15 @@ func startEmulator(_ adjust: (inout EmulatorConfiguration) -> Void = { _ in }) t
         let watcher = try UDPProbe(to: address)
         let actor = try UDPProbe(to: address)
         let generation = emulator.device.store.generation
-        try watcher.send(MediaChangedRequest(since: generation, waitMs: 10_000).packet(sequence: 1).encoded())
-        #expect(await watcher.receive(timeout: .milliseconds(100)).isEmpty)
+        try watcher.send(MediaChangedRequest(since: generation, waitMs: 30_000).packet(sequence: 1).encoded())
+        // Not answered at once: an echo sent after it on the same socket is answered first (the
+        // server handles one peer's datagrams in order, answering each before reading the next).
+        try watcher.send(OSEchoRequest(d: "after").packet(sequence: 2).encoded())
+        let first = try SMPPacket.decode(try #require(try await watcher.receive().first))
+        #expect(first.header.group == OSEchoRequest.group && first.header.sequence == 2, "the held poll was answered at once")
         #expect(try await actor.call(CaptureAudioStartRequest(), sequence: 1) != nil)
         let name = try #require(try await actor.call(CaptureAudioStopRequest(), sequence: 2)).name
-        let answer = try #require(await watcher.receive().first)
+        let answer = try #require(try await watcher.receive(count: 2).last)
         #expect(try MediaChangedRequest.decodeResponse(payload: SMPPacket.decode(answer).payload)
             == MediaChangedResponse(generation: generation + 1, types: [2]))
         #expect(emulator.device.store.record(named: MediaFileName(name)) != nil)
@@ -189,9 +207,9 @@ func startEmulator(_ adjust: (inout EmulatorConfiguration) -> Void = { _ in }) t
         let entered = ContinuousClock.now
         _ = try await client.send(HotspotEnterTransferRequest())
         var state = try await client.send(HotspotStateRequest())
-        while state.state == 0, ContinuousClock.now - entered < .seconds(10) {
-            try await Task.sleep(for: .milliseconds(50))
-            state = try await client.send(HotspotStateRequest())
+        try await eventually("the hotspot to open") {
+            if state.state == 0 { state = try await client.send(HotspotStateRequest()) }
+            return state.state != 0
         }
         #expect(ContinuousClock.now - entered >= .milliseconds(1000), "the hotspot opened only after the delay")
         let baseURL = try #require(state.baseURL)

@@ -1,16 +1,11 @@
+import AIBudsTestKit
 import Foundation
 import Testing
 @testable import AIBudsLog
 
 @Suite struct RotatingFileTests {
-    private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-log-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func rotatesBySizeAndKeepsTheBackupCount() throws {
-        let dir = try temporaryDirectory()
+        let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("sub/sdk.log")
         let destination = RotatingFileLogDestination(
@@ -36,7 +31,7 @@ import Testing
     }
 
     @Test func appendsToAnExistingFile() throws {
-        let dir = try temporaryDirectory()
+        let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("a.log")
         try Data("old\n".utf8).write(to: file)

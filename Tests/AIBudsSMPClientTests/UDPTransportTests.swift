@@ -1,6 +1,7 @@
 import AIBudsNet
 import AIBudsSMPClient
 import AIBudsSync
+import AIBudsTestKit
 import AIBudsWire
 import Foundation
 import Synchronization
@@ -99,7 +100,7 @@ final class UDPResponder: Sendable {
         let delivered = Atomic(0)
         try socket.startReceiving { _, _ in delivered.add(1, ordering: .relaxed) }
         try socket.send(SMPPacket(operation: .write, group: 0, sequence: 0, command: 0, cbor: ["d": "x"]).encoded())
-        for _ in 0..<100 where delivered.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await eventually("the response to be delivered") { delivered.load(ordering: .relaxed) > 0 }
         #expect(delivered.load(ordering: .relaxed) == 1)
         socket.close()
         socket.close()

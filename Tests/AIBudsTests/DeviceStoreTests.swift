@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsTestKit
 import Foundation
 import Testing
 @testable import AIBuds

@@ -4,6 +4,7 @@ import AIBudsFoundation
 import AIBudsLog
 import AIBudsNet
 import AIBudsSMP
+import AIBudsTestKit
 import Foundation
 #if canImport(Glibc)
 import Glibc

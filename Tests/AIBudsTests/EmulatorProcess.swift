@@ -41,21 +41,25 @@ struct EmulatorProcess {
         try process.run()
         let pid = process.processIdentifier
         let folder = runtime.appendingPathComponent("aibuds/devices")
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            for file in names where file.hasPrefix("\(pid)-") && file.hasSuffix(".json") {
-                if let data = try? Data(contentsOf: folder.appendingPathComponent(file)),
-                    let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                    let address = object["address"] as? String
-                {
-                    return EmulatorProcess(process: process, address: address)
+        var announced: String?
+        do {
+            try await eventually("emulator \(pid) to announce itself in \(folder.path)") {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+                for file in names where file.hasPrefix("\(pid)-") && file.hasSuffix(".json") {
+                    if let data = try? Data(contentsOf: folder.appendingPathComponent(file)),
+                        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                        let address = object["address"] as? String
+                    {
+                        announced = address
+                    }
                 }
+                return announced != nil
             }
-            try await Task.sleep(for: .milliseconds(20))
+        } catch {
+            EmulatorProcess(process: process, address: "").terminate()
+            throw error
         }
-        EmulatorProcess(process: process, address: "").terminate()
-        throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the emulator did not announce itself"])
+        return EmulatorProcess(process: process, address: announced ?? "")
     }
 
     /// Stops the process with SIGSTOP and waits until the kernel reports every one of its threads
@@ -63,12 +67,7 @@ struct EmulatorProcess {
     /// answer a request sent right after `kill`.
     func freeze() async throws {
         kill(pid, SIGSTOP)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
-            if isStopped { return }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "the emulator did not stop"])
+        try await eventually("every thread of emulator \(pid) to stop") { isStopped }
     }
 
     /// Whether every thread of the process is stopped.

@@ -1,5 +1,6 @@
 import AIBudsEmulator
 import AIBudsNet
+import AIBudsTestKit
 import Foundation
 import Testing
 

@@ -12,8 +12,7 @@ struct HotspotJoinerSecrecyTests {
 
     /// A folder with a stand-in `nmcli` that records its arguments and the first line of its input.
     private func standIn() async throws -> (directory: URL, arguments: URL, input: URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nmcli-secret-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory()
         let arguments = directory.appendingPathComponent("arguments")
         let input = directory.appendingPathComponent("input")
         let script = """

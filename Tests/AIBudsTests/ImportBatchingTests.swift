@@ -1,6 +1,7 @@
 import AIBudsFoundation
 import AIBudsLog
 import AIBudsSync
+import AIBudsTestKit
 import Foundation
 import Testing
 
@@ -9,14 +10,8 @@ import Testing
 /// What an import does a group at a time: ledger lines, events.
 @Suite("Import batching: ledger groups, event bursts")
 struct ImportBatchingTests {
-    private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("batching-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func ledgerLinesDecodeToTheSameEntriesWhateverTheNames() throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let names = ["plain.jpg", "quote\"back\\slash.mp4", "ctl\u{0}\u{1}\u{1F}\n\t.m4a", "café/ü 😀.jpg", "del\u{7F}.jpg"]
         let date = Date(timeIntervalSince1970: 1_772_000_000)
@@ -40,7 +35,7 @@ struct ImportBatchingTests {
     }
 
     @Test func ledgerWriterRecordsFullGroupsAtOnceAndTheRestOnFlush() throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let ledger = try ImportLedger(deviceID: "dev", directory: directory)
         let writer = LedgerWriter(ledger: ledger, groupSize: 3, logger: NullLogService())
@@ -61,7 +56,7 @@ struct ImportBatchingTests {
             }
         }
         // Within the interval some may still wait; each sender's order holds throughout.
-        try await Task.sleep(for: .milliseconds(100))
+        try await eventually("the batcher to deliver all 1000 events") { delivered.withLock { $0.count } >= 1000 }
         #expect(delivered.withLock { $0.count } == 1000)
         batcher.send(-1)
         batcher.close()

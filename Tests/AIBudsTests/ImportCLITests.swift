@@ -106,10 +106,21 @@ struct ImportCLITests {
         // which can outlast the File hash request on a loaded machine.
         try await waitUntilDigestsListed(fixture.emulator.device.store, timeout: .seconds(60))
         let folder = fixture.destination("cli")
+        // The device lists the file's SHA-256 once it has hashed it in the background; before that,
+        // the import asks for it, and hashing 40 MB in a loaded debug build can outlast the
+        // request's 12 s (the import then fails before a byte is fetched).
+        try await waitUntilDigestsListed(fixture.emulator.device.store)
         let process = try RunningProgram(
             try aibudsExecutable(), ["media", "import", "--device", fixture.address, "--to", folder.path, "--all"],
             environment: environment(fixture))
-        try await waitUntil { (try? partialSize(folder, "VID_long.mp4")) ?? 0 > 0 }
+        do {
+            try await eventually("a partial VID_long.mp4") { (try? partialSize(folder, "VID_long.mp4")) ?? 0 > 0 }
+        } catch {
+            process.terminate()
+            let result = try await onOwnThread { process.finish() }
+            Issue.record("no partial file; the import said: \(result.out)\(result.err)")
+            throw error
+        }
         try await Task.sleep(for: .milliseconds(300))
         process.interrupt()
         let result = try await onOwnThread { process.finish() }

@@ -1,5 +1,6 @@
 import AIBudsDigest
 import AIBudsFoundation
+import AIBudsTestKit
 import Foundation
 import Testing
 
@@ -85,7 +86,7 @@ extension SDKTests {
             let events = engine.importEvents(models, options: options)
             let progress = ByteProgress()
             let collector = Task { await ImportRun.collect(events, progress: progress) }
-            try await waitUntil { progress.bytes == stallAt }
+            try await eventually("progress.bytes == stallAt") { progress.bytes == stallAt }
             #expect(device.isBusy && device.deviceState == .busy)
 
             // While it runs: a second import and a fetch are refused with 6002.
@@ -228,7 +229,7 @@ extension SDKTests {
                                              options: MediaImportOptions(destination: destination, maximumConcurrentTransfers: 1))
             let progress = ByteProgress()
             let collector = Task { await ImportRun.collect(events, progress: progress) }
-            try await waitUntil { progress.bytes == 1 << 19 }
+            try await eventually("progress.bytes == 1 << 19") { progress.bytes == 1 << 19 }
             fixture.emulator.device.leaveTransferMode()
             let run = await collector.value
             #expect(!run.result.success)
@@ -249,14 +250,4 @@ extension SDKTests {
 func partialSize(_ destination: URL, _ name: String) throws -> UInt64 {
     let url = destination.appendingPathComponent(".partial/\(name).part")
     return (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.uint64Value ?? 0
-}
-
-/// Polls `condition` every 20 ms until it holds; throws after `timeout`.
-func waitUntil(timeout: Duration = .seconds(20), _ condition: @Sendable () async throws -> Bool) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while try await !condition() {
-        guard clock.now < deadline else { throw AIBudsError(.unknown, "timed out waiting for a condition") }
-        try await Task.sleep(for: .milliseconds(20))
-    }
 }

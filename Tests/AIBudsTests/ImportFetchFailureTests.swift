@@ -108,7 +108,7 @@ extension SDKTests {
             let engine = MediaImportEngine(channel: device, stabilization: VideoStabilizationRegistry())
             let calls = CallRecorder()
             engine.fetchMediaFilesInfo(calls: calls)
-            try await waitUntil { calls.names.contains("waiting") }
+            try await eventually("calls.names.contains(\"waiting\")") { calls.names.contains("waiting") }
             #expect(engine.isBusy)
             try await engine.cancel()
             let outcome = try await calls.waitForCompletion()

@@ -1,3 +1,4 @@
+import AIBudsSync
 import AIBudsTestKit
 import Foundation
 import Testing
@@ -8,14 +9,16 @@ extension SDKTests {
     @Suite("Import: device hash requests made ahead of the downloads", .timeLimit(.minutes(1)))
     struct ImportHashPrefetcherTests {
         @Test func cancelReachesTheRequestAWorkerWaitsFor() async throws {
-            // The device never answers: only cancellation ends the request.
+            // The device never answers (a scripted hang): only cancellation ends the request.
+            let asked = Locked(false)
             let prefetcher = HashPrefetcher(names: ["A.jpg", "B.jpg"], lookahead: 1) { _ in
+                asked.withLock { $0 = true }
                 try await Task.sleep(for: .seconds(600))
                 return nil
             }
             let started = ContinuousClock.now
             async let waited = onOwnThread { prefetcher.wait(0) }
-            try await Task.sleep(for: .milliseconds(100))
+            try await eventually("the hash request to be made") { asked.withLock { $0 } }
             prefetcher.cancel()
             let result = try await waited
             #expect(throws: CancellationError.self) { try result.get() }

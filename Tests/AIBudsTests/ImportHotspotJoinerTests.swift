@@ -12,8 +12,7 @@ struct ImportHotspotJoinerTests {
 
     /// A folder holding a stand-in `nmcli` that records its arguments and behaves as `body` says.
     private func standIn(_ body: String) async throws -> (directory: URL, argumentsFile: URL) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nmcli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("nmcli")
         let argumentsFile = directory.appendingPathComponent("arguments")
         let script = """
             #!/bin/sh

@@ -1,3 +1,4 @@
+import AIBudsTestKit
 import Foundation
 import Testing
 
@@ -5,14 +6,8 @@ import Testing
 
 @Suite("Import ledger")
 struct ImportLedgerTests {
-    private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func recordsSurviveReopeningAndTheLastLineWins() throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let ledger = try ImportLedger(deviceID: "SN-1", directory: directory)
         #expect(ledger.entries.isEmpty)
@@ -29,7 +24,7 @@ struct ImportLedgerTests {
     }
 
     @Test func aTornLastLineIsSkipped() throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let ledger = try ImportLedger(deviceID: "dev", directory: directory)
         try ledger.record(ImportLedgerEntry(deviceID: "dev", name: "a.jpg", size: 1, sha256: "00", localPath: "/a"))
@@ -47,7 +42,7 @@ struct ImportLedgerTests {
     }
 
     @Test func removingRewritesTheFile() throws {
-        let directory = try temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let ledger = try ImportLedger(deviceID: "dev", directory: directory)
         try ledger.record(ImportLedgerEntry(deviceID: "dev", name: "a.jpg", size: 1, sha256: "00", localPath: "/a"))

@@ -1,6 +1,7 @@
 import AIBuds
 import AIBudsFoundation
 import AIBudsSync
+import AIBudsTestKit
 import Foundation
 import Testing
 
@@ -107,7 +108,7 @@ extension SDKTests {
             defer { try? FileManager.default.removeItem(at: MediaImportEngine.defaultDestination(deviceID: device.mediaImportDeviceID)) }
 
             runSeedExample(device)
-            try await waitUntil { output.all.contains { $0.hasPrefix("Imported ") || $0.contains("failed") } }
+            try await eventually("output.all.contains { $0.hasPrefix(\"Imported \") || $0.contains(\"failed\") }") { output.all.contains { $0.hasPrefix("Imported ") || $0.contains("failed") } }
             let lines = output.all
             #expect(lines.last == "Imported 3 files", "\(lines.suffix(5))")
             #expect(Array(lines.prefix(5)) == [

@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsTestKit
 import Foundation
 import Testing
 
@@ -134,7 +135,7 @@ extension SDKTests {
             let (_, models) = try await fetchAll(engine)
             let recorder = ImportCallRecorder()
             engine.importMediaFiles(models, recorder: recorder)
-            try await waitUntil { recorder.calls.names.contains { $0.hasPrefix("stabilizationProgress") } }
+            try await eventually("recorder.calls.names.contains { $0.hasPrefix(\"stabilizationProgress\") }") { recorder.calls.names.contains { $0.hasPrefix("stabilizationProgress") } }
 
             // A second import while this one runs is refused.
             let second = ImportCallRecorder()

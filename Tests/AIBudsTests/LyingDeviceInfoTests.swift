@@ -1,4 +1,5 @@
 import AIBudsNet
+import AIBudsTestKit
 import AIBudsWire
 import Foundation
 import Testing

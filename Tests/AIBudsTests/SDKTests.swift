@@ -186,27 +186,27 @@ extension SDKTests {
             #expect(device.deviceState == .idle && device.isConnectedAndReady)
             #expect(device.bindUserId == "199" && device.deviceModel == "SC-1")
             #expect(device.currentStatus.battery?.level == 80)
-            await eventually { recorder.events.count == 3 }
+            try await eventually("recorder.events.count == 3") { recorder.events.count == 3 }
             #expect(recorder.events == ["connecting", "connected", "ready"])
 
             let session = try #require(ScriptedLinkRegistry.shared.sessions(mac: "AA:00:00:00:00:11").last)
             session.push(.battery(BatteryStatusInfoModel(level: 55, isCharging: true)), .workState(.recordingVideo))
-            #expect(await eventually { recorder.events.count == 5 })
+            try await eventually("recorder.events.count == 5") { recorder.events.count == 5 }
             #expect(recorder.events.suffix(2) == ["battery 55", "workState recordingVideo"])
             #expect(device.currentStatus.workState == .recordingVideo)
 
             recorder.removeAll()
             session.breakLink()
-            #expect(await eventually { recorder.events.last == "ready" })
+            try await eventually("recorder.events.last == \"ready\"") { recorder.events.last == "ready" }
             #expect(recorder.events == ["disconnected 2006", "connecting", "connected", "ready"])
             #expect(ScriptedLinkRegistry.shared.sessions(mac: "AA:00:00:00:00:11").count == 2)
 
             recorder.removeAll()
             await device.disconnectAndWait()
             #expect(device.deviceState == .disconnected)
-            await eventually { recorder.events.count == 1 }
+            try await eventually("recorder.events.count == 1") { recorder.events.count == 1 }
             #expect(recorder.events == ["disconnected 0"])
-            await eventually { sdkRecorder.events(of: device).count == 8 }
+            try await eventually("sdkRecorder.events(of: device).count == 8") { sdkRecorder.events(of: device).count == 8 }
             #expect(sdkRecorder.events(of: device) == [
                 "connecting", "connected", "ready", "disconnected 2006", "connecting", "connected", "ready", "disconnected 0",
             ])
@@ -222,7 +222,7 @@ extension SDKTests {
             ScriptedLinkRegistry.shared.setUnreachable(mac, true)
             defer { ScriptedLinkRegistry.shared.setUnreachable(mac, false) }
             ScriptedLinkRegistry.shared.sessions(mac: mac).last?.breakLink()
-            #expect(await eventually { recorder.events.last?.hasPrefix("failed") == true })
+            try await eventually("recorder.events.last?.hasPrefix(\"failed\") == true") { recorder.events.last?.hasPrefix("failed") == true }
             #expect(recorder.events == ["connecting", "connected", "ready", "disconnected 2006", "connecting", "failed 2001"])
             #expect(device.deviceState == .disconnected)
         }
@@ -239,7 +239,7 @@ extension SDKTests {
             }) {
                 _ = try await device.run { try await $0.hang() }
             }
-            #expect(await eventually { device.calls.count == 1 })
+            try await eventually("device.calls.count == 1") { device.calls.count == 1 }
             device.disconnect()
             try await done.value()
             try await Task.sleep(for: .milliseconds(100))

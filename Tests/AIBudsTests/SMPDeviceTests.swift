@@ -83,7 +83,7 @@ extension SDKTests {
 
             device.connect(params)
 
-            #expect(await eventually { device.isConnectedAndReady })
+            try await eventually("device.isConnectedAndReady") { device.isConnectedAndReady }
             #expect(device.connectContext?.aiAuthParams?.starburst?.productId == "sb-product-1")
             #expect(device.bindUserId == "199")
 
@@ -105,7 +105,7 @@ extension SDKTests {
             #expect(abs(clock.timeIntervalSince(target)) < 5)
 
             await device.disconnectAndWait()
-            #expect(await eventually { events.events.count == 4 && sdkEvents.events(of: device).count == 4 })
+            try await eventually("events.events.count == 4 && sdkEvents.events(of: device).count == 4") { events.events.count == 4 && sdkEvents.events(of: device).count == 4 }
             #expect(events.events == ["connecting", "connected", "ready", "disconnected 0"])
             #expect(sdkEvents.events(of: device) == events.events)
             #expect(sdkEvents.scanEvents == ["scanning true", "scanning false"])
@@ -167,7 +167,7 @@ extension SDKTests {
 
             let photo = try await camera.requestPhotoTaking(withCaptureMode: .single)
             #expect(!photo.isEmpty)
-            #expect(await eventually { events.events.contains { $0.hasPrefix("mediaCount photos 3") } })
+            try await eventually("events.events.contains { $0.hasPrefix(\"mediaCount photos 3\") }") { events.events.contains { $0.hasPrefix("mediaCount photos 3") } }
             #expect(try await camera.requestVideoRecording() == 0)
             let busy = await #expect(throws: AIBudsError.self) { try await camera.requestVideoRecording() }
             #expect(busy?.code == .deviceBusy)
@@ -186,9 +186,9 @@ extension SDKTests {
             let hotspot = try #require(device as? DeviceHotspotAPI)
             #expect(try await hotspot.configureHotspot(withMode: .ap, channel: 6, ssid: "Wire", password: "wire-secret-1") == 0)
             try await hotspot.enterFileTransferMode()
-            #expect(await eventually {
+            try await eventually("the hotspot to open") {
                 (try? await hotspot.requestQueryHotspotStatus())?.state == .hotspotOpen
-            })
+            }
             let status = try await hotspot.requestQueryHotspotStatus()
             #expect(status.baseUrl?.hasPrefix("http://127.0.0.1:") == true && status.token != nil)
             #expect(!"\(status)".contains(status.token ?? "-"))
@@ -205,7 +205,7 @@ extension SDKTests {
 
             events.removeAll()
             try await common.powerOff()
-            #expect(await eventually { events.events.contains("disconnected 0") })
+            try await eventually("events.events.contains(\"disconnected 0\")") { events.events.contains("disconnected 0") }
             #expect(device.deviceState == .disconnected)
             let probe = await #expect(throws: AIBudsError.self) {
                 try await AIBudsSDK.discoverDevice(at: running.url)
@@ -222,11 +222,11 @@ extension SDKTests {
             device.delegate = events
             try await device.connectAndWait(ConnectParams())
             running.stop()
-            #expect(await eventually { events.events.contains { $0.hasPrefix("disconnected") } })
+            try await eventually("events.events.contains { $0.hasPrefix(\"disconnected\") }") { events.events.contains { $0.hasPrefix("disconnected") } }
             try await Task.sleep(for: .milliseconds(300))
             running = try fixture.start(.earbuds, name: "Restart Buds", port: running.address.port)
             defer { running.stop() }
-            #expect(await eventually { events.events.last == "ready" })
+            try await eventually("events.events.last == \"ready\"") { events.events.last == "ready" }
             // The link's error: the datagrams were refused (2003) or got no answer (2006).
             let lost = events.events.first(where: { $0.hasPrefix("disconnected") })
             #expect(lost == "disconnected 2003" || lost == "disconnected 2006")
@@ -246,10 +246,10 @@ extension SDKTests {
             try await device.connectAndWait(ConnectParams())
             let oldAddress = device.peripheral.address
             running.stop()
-            #expect(await eventually { events.events.contains { $0.hasPrefix("disconnected") } })
+            try await eventually("events.events.contains { $0.hasPrefix(\"disconnected\") }") { events.events.contains { $0.hasPrefix("disconnected") } }
             running = try fixture.start(.watch, name: "Moving Watch")
             defer { running.stop() }
-            #expect(await eventually { events.events.last == "ready" })
+            try await eventually("events.events.last == \"ready\"") { events.events.last == "ready" }
             #expect(device.peripheral.address != oldAddress)
             #expect(device.peripheral.address.description == running.url)
             await device.disconnectAndWait()
@@ -321,12 +321,20 @@ extension SDKTests {
                 secondCalls.withLock { $0 += 1 }
                 second.succeed(error)
             }
-            try await Task.sleep(for: .milliseconds(100))
+            let base = try #require(device as? BaseDevice)
+            try await eventually("the media count request to be in flight") { base.calls.count == 1 }
             device.disconnect()
             #expect(try await second.value()?.code == SdkErrorCode.deviceNotConnected.rawValue)
             #expect(clock.now - disconnectStart < .seconds(15))
             kill(process.pid, SIGCONT)
-            try await Task.sleep(for: .milliseconds(200))
+            // The resumed emulator handles the datagrams that waited for it in order: once it has
+            // answered a new connection's request, it has answered the old ones, and the callbacks
+            // those answers could cause are queued before the drain below.
+            try await device.connectAndWait(ConnectParams())
+            #expect(try await info.requestQueryBatteryStatus().level.intValue >= 0)
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                AIBudsCall.callbackQueue.async { done.resume() }
+            }
             #expect(calls.withLock { $0 } == 1)
             #expect(secondCalls.withLock { $0 } == 1)
             await device.disconnectAndWait()
@@ -351,7 +359,7 @@ extension SDKTests {
             #expect(restored is SMPGlassesDevice)
             #expect(restored.name == "My glasses")
             #expect(restored.uuid == device.uuid)
-            #expect(await eventually { restored.isConnectedAndReady })
+            try await eventually("restored.isConnectedAndReady") { restored.isConnectedAndReady }
             #expect(restored.deviceModel == DeviceProfile.glasses.model)
             await restored.disconnectAndWait()
         }

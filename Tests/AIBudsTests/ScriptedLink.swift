@@ -176,16 +176,3 @@ final class EventRecorder: SDKDelegate, DeviceDelegate {
         record("mediaCount \(info)", device)
     }
 }
-
-/// Polls `condition` until it holds or `timeout` passes; returns whether it held. The default is
-/// long: it costs nothing when the condition comes true, and a loaded machine can take seconds.
-@discardableResult
-func eventually(timeout: Duration = .seconds(20), _ condition: @Sendable () async -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
-}

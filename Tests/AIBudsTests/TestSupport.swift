@@ -2,15 +2,6 @@ import AIBudsFoundation
 import Foundation
 @testable import AIBuds
 
-/// A fresh temporary directory for one test.
-func makeTemporaryDirectory(_ name: String = #function) throws -> URL {
-    let safe = name.filter { $0.isLetter || $0.isNumber }
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("aibuds-tests-\(safe)-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
 /// A found device with a MAC-derived peripheral, as a plugin would report it.
 func makeFoundDevice(
     mac: String, name: String = "Test Glasses", product: DeviceProduct = .glasses, port: UInt16 = 1337

@@ -222,8 +222,7 @@ struct HTTPFileDownloaderTests {
         fixture.server.setFaults(DataPlaneFaults(firstByteDelay: .seconds(90)))
         let downloader = HTTPFileDownloader()
         let task = Task { await downloader.download(requests, parallelism: 3) }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while fixture.server.statistics.requests < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try await eventually("the server to receive the three requests") { fixture.server.statistics.requests >= 3 }
         let cancelledAt = ContinuousClock.now
         downloader.cancelAll()
         let results = await task.value

@@ -18,7 +18,7 @@ final class DownloadFixture {
     private let counter = Locked(0)
 
     init(shaping: DataPlaneShaping = .unlimited, address: String = "127.0.0.1", port: UInt16 = 0) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-download-\(UUID().uuidString)")
+        root = try makeTemporaryDirectory("download")
         destination = root.appendingPathComponent("dest")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("device"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
@@ -94,12 +94,8 @@ final class ProgressLog: Sendable {
     var all: [DownloadProgress] { reports.withLock { $0 } }
     var bytesTransferred: Int64 { reports.withLock { $0.last?.bytesTransferred ?? 0 } }
 
-    /// Waits (polling) until at least `bytes` have been written.
-    func wait(forBytes bytes: Int64, timeout: Duration = .seconds(30)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while bytesTransferred < bytes {
-            guard ContinuousClock.now < deadline else { throw TestFailure("progress stuck at \(bytesTransferred)") }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+    /// Waits until at least `bytes` have been written.
+    func wait(forBytes bytes: Int64, timeout: Duration = .seconds(60)) async throws {
+        try await eventually("progress to reach \(bytes) bytes", timeout: timeout) { bytesTransferred >= bytes }
     }
 }

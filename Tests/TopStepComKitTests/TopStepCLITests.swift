@@ -76,8 +76,7 @@ func aibuds(_ arguments: [String]) async throws -> (status: Int32, out: String, 
     }
 
     @Test func aDeviceCanBeNamedAsAScanFindsIt() async throws {
-        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("ts-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        let runtime = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: runtime) }
         let environment = ["XDG_RUNTIME_DIR": runtime.path]
         let emulator = try RunningProgram(

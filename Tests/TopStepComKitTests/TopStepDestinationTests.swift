@@ -1,3 +1,4 @@
+import AIBudsTestKit
 import Foundation
 import Testing
 @testable import TopStepComKit
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func missingFolderIsCreatedAndExistingFilesAreNeverReplaced() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ts-dest-\(UUID().uuidString)")
+        let root = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let folder = root.appendingPathComponent("a/b/c").path
         let destination = try LocalDestination(folderPath: folder, deviceName: "rec.wav")

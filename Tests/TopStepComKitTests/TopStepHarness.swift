@@ -10,14 +10,16 @@ import Foundation
 import Testing
 @testable import TopStepComKit
 
-/// Whether a device is connected, switchable by a test.
+/// Whether a device is connected, switchable by a test, and how often the SDK asked.
 final class Connectivity: Sendable {
-    private let state = Locked(true)
-    /// Whether it is connected.
+    private let state = Locked((connected: true, reads: 0))
+    /// Whether it is connected (counted as a read).
     var isConnected: Bool {
-        get { state.withLock { $0 } }
-        set { state.withLock { $0 = newValue } }
+        get { state.withLock { $0.reads += 1; return $0.connected } }
+        set { state.withLock { $0.connected = newValue } }
     }
+    /// How many times `isConnected` was read.
+    var reads: Int { state.withLock { $0.reads } }
 }
 
 /// An SMP transport in front of another that lets a test rewrite received datagrams.
@@ -64,17 +66,19 @@ final class WatchRig: Sendable {
     /// Its SMP handler.
     var handler: SMPRequestHandler { emulated.handler }
 
-    /// A watch with `seeds` (the profile's default files when nil).
+    /// A watch with `seeds` (the profile's default files when nil); the client's retransmissions and
+    /// timeouts run on `clock`.
     init(
         profile: DeviceProfile = .watch, seeds: [MediaSeed]? = nil, identity: String = UUID().uuidString,
         link: InMemoryLink = InMemoryLink(), configuration: SMPClientConfiguration = .fastTest,
-        rewrite: (@Sendable (Int, Data) -> Data)? = nil, kit: TopStepComKit = TopStepComKit()
+        rewrite: (@Sendable (Int, Data) -> Data)? = nil, kit: TopStepComKit = TopStepComKit(),
+        clock: any Clock<Duration> = ContinuousClock()
     ) throws {
         emulated = try InMemoryDevice(profile: profile, files: seeds ?? profile.defaultMedia)
         let clientEnd = emulated.connect(link: link)
         self.clientEnd = clientEnd
         let transport: any SMPTransport = rewrite.map { RewritingTransport(clientEnd, rewrite: $0) } ?? clientEnd
-        client = try SMPClient(transport: transport, configuration: configuration)
+        client = try SMPClient(transport: transport, configuration: configuration, clock: clock)
         self.identity = identity
         self.kit = kit
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("topstep-\(UUID().uuidString)")

@@ -93,12 +93,12 @@ extension LoopbackEmulator {
             }
         }
         #expect(deleted)
-        #expect(await eventually { changes.values == [.audioRecording] })
+        try await eventually("changes.values == [.audioRecording]") { changes.values == [.audioRecording] }
 
         // A new recording on the watch invalidates the list once more.
         try watch.emulator.device.startRecording(video: false)
         _ = try watch.emulator.device.stopRecording(video: false)
-        #expect(await eventually { changes.values == [.audioRecording, .audioRecording] })
+        try await eventually("changes.values == [.audioRecording, .audioRecording]") { changes.values == [.audioRecording, .audioRecording] }
 
         // Unregister during teardown.
         mediaFile.registerMediaFileListDidChangedBlock(nil)
