@@ -37,7 +37,7 @@ struct ImportDurabilityTests {
     /// Waits for `condition`; when it does not come, ends `process` and fails with what it printed.
     private func wait(for process: RunningProgram, _ what: String, _ condition: @Sendable () -> Bool) async throws {
         do {
-            try await waitUntil(timeout: .seconds(60)) { condition() }
+            try await eventually(what) { condition() }
         } catch {
             kill(process.pid, SIGKILL)
             let result = try await onOwnThread { process.finish() }
