@@ -18,7 +18,14 @@ extension SDKTests {
             }
             let started = ContinuousClock.now
             async let waited = onOwnThread { prefetcher.wait(0) }
-            try await eventually("the hash request to be made") { asked.withLock { $0 } }
+            do {
+                try await eventually("the hash request to be made") { asked.withLock { $0 } }
+            } catch {
+                // The waiting thread ends only through `cancel`: without it, leaving this scope
+                // would wait for `waited` forever.
+                prefetcher.cancel()
+                throw error
+            }
             prefetcher.cancel()
             let result = try await waited
             #expect(throws: CancellationError.self) { try result.get() }
