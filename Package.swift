@@ -40,7 +40,7 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
         ]),
         .target(name: "AIBudsEmulator", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",
         ]),
         .target(name: "TopStepComKit", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds",
@@ -49,7 +49,7 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsWire", "AIBudsSMPClient", "AIBuds", "AIBudsSMP",
             "AIBudsDBus",
         ]),
-        .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP"]),
+        .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsBlueZ"]),
         .target(name: "AIBudsTestKit", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBuds", "AIBudsEmulator",
         ]),

@@ -193,7 +193,11 @@ extension DBusValue {
             }
             guard ok else { throw DBusMarshalError(description: "cannot append \(signature) \"\(text.prefix(40))\"") }
         }
-        func container(_ type: Int32, _ contained: String?, _ body: (UnsafeMutablePointer<DBusMessageIter>) throws(DBusMarshalError) -> Void) throws(DBusMarshalError) {
+        func container(
+            _ type: Int32, _ contained: String?, in parent: UnsafeMutablePointer<DBusMessageIter>? = nil,
+            _ body: (UnsafeMutablePointer<DBusMessageIter>) throws(DBusMarshalError) -> Void
+        ) throws(DBusMarshalError) {
+            let iterator = parent ?? iterator
             let sub = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
             defer { sub.deallocate() }
             let opened: Bool
@@ -251,7 +255,7 @@ extension DBusValue {
         case .dict(let key, let value, let entries):
             try container(DBUS_TYPE_ARRAY, "{" + key + value + "}") { sub throws(DBusMarshalError) in
                 for entry in entries {
-                    try container(DBUS_TYPE_DICT_ENTRY, nil) { pair throws(DBusMarshalError) in
+                    try container(DBUS_TYPE_DICT_ENTRY, nil, in: sub) { pair throws(DBusMarshalError) in
                         try entry.key.append(to: pair)
                         try entry.value.append(to: pair)
                     }
