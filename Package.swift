@@ -93,6 +93,10 @@ let package = Package(
             "AIBudsWire", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsEmulator",
             "AIBudsTestKit",
         ]),
+        .testTarget(name: "AIBudsBlueZTests", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsWire", "AIBudsSMPClient", "AIBudsDBus", "AIBudsBlueZ",
+            "AIBudsEmulator", "AIBudsTestKit",
+        ]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: [
             "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",
             "AIBudsEmulator", "AIBudsTestKit",
