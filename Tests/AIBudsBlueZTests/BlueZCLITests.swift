@@ -10,6 +10,7 @@ import Testing
     @Test func scanFindsTheDeviceOverBLEWithItsTransport() async throws {
         let fixture = try await BlueZFixture.start()
         let result = try await fixture.aibuds(["scan", "--timeout", "1.5", "--json"])
+        let table = try await fixture.aibuds(["scan", "--timeout", "1"])
         await fixture.stop()
         #expect(result.status == 0, "\(result.err)")
         let entries = try JSONSerialization.jsonObject(with: result.output) as? [[String: Any]] ?? []
@@ -18,9 +19,7 @@ import Testing
         #expect(entry?["mac"] as? String == fixture.standIn.address)
         #expect(entry?["product"] as? String == "glasses")
         #expect(entry?["rssi"] as? Int == -52)
-
-        let table = try await fixture.aibuds(["scan", "--timeout", "1"])
-        #expect(table.out.contains("TRANSPORT"))
+        #expect(table.out.contains("TRANSPORT") && table.out.contains(" ble "))
     }
 
     @Test func infoOverBLEByAddressAndByMAC() async throws {
