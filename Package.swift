@@ -46,7 +46,7 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds",
         ]),
         .target(name: "AIBudsBlueZ", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsWire", "AIBudsSMPClient", "AIBuds", "AIBudsSMP",
+            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds", "AIBudsSMP",
             "AIBudsDBus",
         ]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsBlueZ"]),
@@ -94,8 +94,8 @@ let package = Package(
             "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsBlueZTests", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsWire", "AIBudsSMPClient", "AIBudsDBus", "AIBudsBlueZ",
-            "AIBudsEmulator", "AIBudsTestKit",
+            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBudsDBus",
+            "AIBudsBlueZ", "AIBudsEmulator", "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: [
             "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",

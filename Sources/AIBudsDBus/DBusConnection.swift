@@ -153,7 +153,7 @@ public final class DBusConnection: @unchecked Sendable {
 
     // MARK: Signals
 
-    /// Emits a signal from `path`.
+    /// Broadcasts signal `interface.member` from the object at `path` to every subscriber.
     public func emitSignal(path: String, interface: String, member: String, _ arguments: [DBusValue]) throws(DBusMarshalError) {
         guard let message = dbus_message_new_signal(path, interface, member) else {
             throw DBusMarshalError(description: "invalid signal \(interface).\(member) on \(path)")

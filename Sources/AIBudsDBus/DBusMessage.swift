@@ -3,7 +3,7 @@ import Foundation
 
 /// A message received from the bus, copied out of libdbus: header fields and body values.
 public struct DBusMessage: Sendable {
-    /// What kind of message it is.
+    /// The four D-Bus message types (call, return, error, signal).
     public enum Kind: Sendable, Equatable {
         /// A call of a method, expecting a reply unless flagged otherwise.
         case methodCall
@@ -17,7 +17,7 @@ public struct DBusMessage: Sendable {
         case other
     }
 
-    /// The message type.
+    /// Whether this is a call, a reply, an error or a signal.
     public var kind: Kind
     /// The object path a call or signal concerns.
     public var path: String?
@@ -33,7 +33,7 @@ public struct DBusMessage: Sendable {
     public var serial: UInt32
     /// For replies, the serial of the call answered.
     public var replySerial: UInt32
-    /// The body.
+    /// The arguments, in order (descriptors among them owned by the reader).
     public var body: [DBusValue]
 
     /// Copies a libdbus message (descriptors in the body are duplicated for the reader, who owns them).

@@ -24,7 +24,7 @@ public indirect enum DBusValue: Sendable, Hashable {
     case int64(Int64)
     /// `t`
     case uint64(UInt64)
-    /// `d`
+    /// `d`: an IEEE 754 double.
     case double(Double)
     /// `s`
     case string(String)
@@ -43,7 +43,7 @@ public indirect enum DBusValue: Sendable, Hashable {
     /// `v`: any one value with its own signature.
     case variant(DBusValue)
 
-    /// The D-Bus type signature of this value.
+    /// The type code string libdbus needs to marshal this value (`a{sv}`, `(ii)`, `v`).
     public var signature: String {
         switch self {
         case .byte: "y"
@@ -158,10 +158,10 @@ public indirect enum DBusValue: Sendable, Hashable {
 public struct DBusDictEntry: Sendable, Hashable {
     /// The key (a basic type).
     public var key: DBusValue
-    /// The value.
+    /// What the key maps to (any type).
     public var value: DBusValue
 
-    /// Creates the entry `{key value}`.
+    /// Pairs a key with its value for a ``DBusValue/dict(_:_:_:)``.
     public init(key: DBusValue, value: DBusValue) {
         self.key = key
         self.value = value
