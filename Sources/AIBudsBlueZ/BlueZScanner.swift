@@ -17,7 +17,7 @@ struct BlueZScanner: Sendable {
     }
 
     /// The discovery report of a `Device1`'s properties; `nil` for a device without an address.
-    static func discovery(_ properties: [String: DBusValue]) -> PeripheralDiscovery? {
+    static func discovery(_ properties: [String: DBusValue], adapterAddress: String? = nil) -> PeripheralDiscovery? {
         guard let address = properties["Address"]?.stringValue?.uppercased(),
             let deviceAddress = try? DeviceAddress(parsing: "ble://\(address)")
         else { return nil }
@@ -40,7 +40,9 @@ struct BlueZScanner: Sendable {
             localName: name, manufacturerData: manufacturer, serviceUUIDs: uuids, isConnectable: true,
             txPowerLevel: properties["TxPower"]?.intValue, serviceData: serviceData)
         let peripheral = Peripheral(stableKey: address, address: deviceAddress, name: name)
-        return PeripheralDiscovery(peripheral: peripheral, advertisement: advertisement, rssi: properties["RSSI"]?.intValue)
+        let central = Central(identifier: properties["Adapter"]?.stringValue ?? "bluez", address: adapterAddress)
+        return PeripheralDiscovery(
+            peripheral: peripheral, advertisement: advertisement, rssi: properties["RSSI"]?.intValue, central: central)
     }
 
     /// Whether BlueZ's record says the device offers SMP (its UUIDs or this project's manufacturer data).
