@@ -95,7 +95,7 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsBlueZTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBudsDBus",
-            "AIBudsBlueZ", "AIBudsEmulator", "AIBudsTestKit",
+            "AIBuds", "AIBudsSMP", "AIBudsBlueZ", "AIBudsEmulator", "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: [
             "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",
