@@ -79,6 +79,8 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     deinit {
+        // libdbus requires a private connection to be closed before its last reference goes.
+        dbus_connection_close(raw)
         dbus_connection_unref(raw)
     }
 

@@ -76,6 +76,10 @@ import Testing
             }, sink: { _ in })
         }
         #expect(dropped.withLock { $0 })
+        // The transfer may fail first on a write to the closed socket; the transport's failure (the
+        // notification socket closed, Connected false) closes the client right after.
+        let start = ContinuousClock.now
+        while !client.isClosed, ContinuousClock.now - start < .seconds(20) { try await Task.sleep(for: .milliseconds(10)) }
         #expect(client.isClosed)
         #expect(!standIn.isConnected)
         await fixture.stop()
@@ -129,6 +133,20 @@ import Testing
         await #expect { try await connect(unreachable) } throws: { ($0 as? AIBudsError)?.code == .peripheralNotConnected }
         await unreachable.stop()
 
+        var other = BlueZStandIn.Options()
+        other.withoutSMPService = true
+        let noSMP = try await BlueZFixture.start(options: other)
+        await #expect { try await connect(noSMP) } throws: { ($0 as? AIBudsError)?.code == .deviceNotSupport }
+        await noSMP.stop()
+
+        var denied = BlueZStandIn.Options()
+        denied.accessDenied = true
+        let outsidePolicy = try await BlueZFixture.start(options: denied)
+        await #expect { try await connect(outsidePolicy) } throws: {
+            ($0 as? AIBudsError)?.code == .scanningFailedDueToBluetoothUnauthorized
+        }
+        await outsidePolicy.stop()
+
         let fixture = try await BlueZFixture.start()
         fixture.standIn.removeAdapter()
         await #expect { try await connect(fixture) } throws: {
@@ -142,6 +160,16 @@ import Testing
                 .open(address: "AA:BB:CC:DD:EE:FF")
         } throws: { ($0 as? AIBudsError)?.code == .scanningFailedDueToBluetoothUnsupported }
         try await onOwnThread { noBlueZ.stop() }
+    }
+
+    @Test func servicesThatNeverResolveTimeOut() async throws {
+        var options = BlueZStandIn.Options()
+        options.servicesNeverResolve = true
+        let fixture = try await BlueZFixture.start(options: options)
+        await #expect { try await connect(fixture, timeout: .seconds(1)) } throws: {
+            ($0 as? AIBudsError)?.code == .bleCommandExecFailedDueToTimeout
+        }
+        await fixture.stop()
     }
 
     @Test func aDeviceThatNeverAppearsTimesOut() async throws {

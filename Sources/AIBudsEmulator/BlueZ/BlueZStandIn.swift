@@ -40,6 +40,13 @@ public final class BlueZStandIn: Sendable {
         public var connectFails = false
         /// Whether `Pair` fails with `org.bluez.Error.AuthenticationFailed`.
         public var pairingFails = false
+        /// Whether service discovery never ends after `Connect` (`ServicesResolved` stays false).
+        public var servicesNeverResolve = false
+        /// Whether the device's GATT database lacks the SMP service (another kind of device).
+        public var withoutSMPService = false
+        /// Whether `Connect` is refused with `org.freedesktop.DBus.Error.AccessDenied`, as the bus
+        /// refuses a user outside BlueZ's D-Bus policy (the `bluetooth` group).
+        public var accessDenied = false
 
         /// Creates the defaults: acquisition offered, adapter powered, connections succeed.
         public init() {}
@@ -113,9 +120,18 @@ public final class BlueZStandIn: Sendable {
 
     /// Connects to the bus at `bus`, owns `org.bluez` there and exports the adapter.
     public func start(bus: String) async throws(DBusError) {
-        let opened = await Task.detached { () -> Result<DBusConnection, DBusError> in
-            do throws(DBusError) { return .success(try DBusConnection(address: bus)) } catch { return .failure(error) }
-        }.value
+        // libdbus connects and authenticates synchronously: on a thread of its own.
+        let opened = await withCheckedContinuation { (continuation: CheckedContinuation<Result<DBusConnection, DBusError>, Never>) in
+            let thread = Thread {
+                do throws(DBusError) {
+                    continuation.resume(returning: .success(try DBusConnection(address: bus)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            thread.name = "aibuds-bluez-standin-connect"
+            thread.start()
+        }
         let connection = try opened.get()
         connection.setMethodHandler { [weak self] call in self?.handle(call) }
         state.withLock { $0.connection = connection }
@@ -465,6 +481,11 @@ public final class BlueZStandIn: Sendable {
                 call.fail("org.bluez.Error.NotReady", "Resource Not Ready")
                 return
             }
+            guard !options.accessDenied else {
+                call.fail("org.freedesktop.DBus.Error.AccessDenied",
+                          "Rejected send message, 1 matched rules; type=\"method_call\", interface=\"org.bluez.Device1\"")
+                return
+            }
             guard !options.connectFails else {
                 call.fail("org.bluez.Error.Failed", "le-connection-abort-by-local")
                 return
@@ -485,6 +506,7 @@ public final class BlueZStandIn: Sendable {
             call.reply()
             // Service discovery takes a few connection intervals after the link is up.
             let generation = state.withLock { $0.generation }
+            guard !options.servicesNeverResolve else { return }
             delayLine.schedule(at: .now + .milliseconds(link == .ble ? 60 : 5)) { [weak self] in
                 self?.resolveServices(generation: generation)
             }
@@ -516,13 +538,17 @@ public final class BlueZStandIn: Sendable {
     private func resolveServices(generation: Int) {
         let (snapshot, connection) = state.withLock { state -> (State?, DBusConnection?) in
             guard state.connected, state.generation == generation, !state.gattPresent else { return (nil, nil) }
-            state.gattPresent = true
-            state.characteristicPresent = true
+            state.gattPresent = !options.withoutSMPService
+            state.characteristicPresent = !options.withoutSMPService
             state.servicesResolved = true
             state.inbound = Data()
             return (state, state.connection)
         }
         guard let snapshot else { return }
+        guard !options.withoutSMPService else {
+            emitChanged(devicePath, "org.bluez.Device1", [("ServicesResolved", .bool(true))], on: connection)
+            return
+        }
         emitAdded(servicePath, [("org.freedesktop.DBus.Introspectable", []), ("org.freedesktop.DBus.Properties", []),
                                 ("org.bluez.GattService1", serviceProperties())], on: connection)
         emitAdded(characteristicPath, [("org.freedesktop.DBus.Introspectable", []), ("org.freedesktop.DBus.Properties", []),
