@@ -5,7 +5,7 @@ import PackageDescription
 /// what it imports.
 let libraries = [
     "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
-    "AIBudsSMPClient", "AIBuds", "AIBudsSMP",
+    "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus", "AIBudsBlueZ",
     "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
 ]
 
@@ -21,6 +21,9 @@ let package = Package(
         .target(name: "AIBudsFoundation", dependencies: ["AIBudsSync", "AIBudsWire"]),
         .systemLibrary(name: "CCrypto"),
         .target(name: "AIBudsDigest", dependencies: ["CCrypto"]),
+        // libdbus-1 (Debian's libdbus-1-dev): the D-Bus client and service code of BlueZ's API.
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .target(name: "AIBudsDBus", dependencies: ["AIBudsSync", "CDBus"]),
         .target(name: "AIBudsWire"),
         .target(name: "AIBudsNet", dependencies: ["AIBudsSync", "AIBudsLog"]),
         .target(name: "AIBudsTransfer", dependencies: [
@@ -37,12 +40,16 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
         ]),
         .target(name: "AIBudsEmulator", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",
         ]),
         .target(name: "TopStepComKit", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds",
         ]),
-        .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP"]),
+        .target(name: "AIBudsBlueZ", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds", "AIBudsSMP",
+            "AIBudsDBus",
+        ]),
+        .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsBlueZ"]),
         .target(name: "AIBudsTestKit", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBuds", "AIBudsEmulator",
         ]),
@@ -85,6 +92,10 @@ let package = Package(
         .testTarget(name: "AIBudsSMPTests", dependencies: [
             "AIBudsWire", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsEmulator",
             "AIBudsTestKit",
+        ]),
+        .testTarget(name: "AIBudsBlueZTests", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBudsDBus",
+            "AIBuds", "AIBudsSMP", "AIBudsBlueZ", "AIBudsEmulator", "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: [
             "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need and the toolchain does not bring: Debian packages
-# (libcrypto headers, curl for the interop tests and benchmarks) and the smpmgr venv.
+# (libcrypto headers, curl for the interop tests and benchmarks; libdbus-1 headers for the BlueZ
+# plugin, dbus-daemon for the private buses of the BlueZ tests, python3-dbusmock for its bluez5
+# template) and the smpmgr venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
 [ -f /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
 command -v curl >/dev/null || missing+=(curl)
+[ -f /usr/include/dbus-1.0/dbus/dbus.h ] || missing+=(libdbus-1-dev)
+[ -x /usr/bin/dbus-daemon ] || missing+=(dbus-daemon)
+/usr/bin/python3 -c 'import dbusmock' 2>/dev/null || missing+=(python3-dbusmock)
 if ((${#missing[@]})); then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"

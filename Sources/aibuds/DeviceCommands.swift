@@ -51,8 +51,8 @@ enum DeviceCommandSupport {
         return device
     }
 
-    /// Finds the device that `spec` names: `udp://HOST:PORT`, or a name or MAC address that a short
-    /// scan finds. Throws exit 69 when there is none.
+    /// Finds the device that `spec` names: `udp://HOST:PORT`, `ble://AA:BB:CC:DD:EE:FF` (through
+    /// BlueZ), or a name or MAC (BLE) address that a short scan finds. Throws exit 69 when there is none.
     static func find(_ spec: String) async throws -> any FoundDeviceConvertible {
         if spec.contains("://") {
             do {
@@ -92,6 +92,8 @@ struct FoundDeviceSummary: Encodable {
     var name: String
     var product: String
     var address: String
+    /// `udp` (SMP over UDP) or `ble` (Bluetooth LE through BlueZ): the scheme of the address.
+    var transport: String
     var mac: String?
     var rssi: Int?
     var model: String?
@@ -103,6 +105,7 @@ struct FoundDeviceSummary: Encodable {
         name = device.name ?? "unnamed"
         product = "\(device.product)"
         address = device.peripheral.address.description
+        transport = device.peripheral.address.scheme
         mac = device.macAddress
         rssi = device.RSSI?.intValue
         model = identity?.model

@@ -10,7 +10,7 @@ struct EmulatorCommand: CLICommand {
         usage: aibuds emulator [--profile glasses|earbuds|watch] [--listen HOST:PORT] [--name NAME]
                                [--media DIR | --manifest FILE] [--state DIR] [--link ble|wifi|unlimited]
                                [--fault SPEC]... [--record-every SECONDS] [--hotspot-open [--token T]]
-                               [--no-list-digests]
+                               [--no-list-digests] [--transport udp|bluez [--bus ADDRESS]]
 
         Runs one device until SIGINT or SIGTERM (then exits 0). Once ready it prints exactly one
         line, 'listening on udp://HOST:PORT', and announces itself for scanners on this host.
@@ -34,11 +34,17 @@ struct EmulatorCommand: CLICommand {
           --token T          the data plane's bearer token (with --hotspot-open)
           --no-list-digests  the media list carries no SHA-256 (clients then ask for each
                              file's hash), as a device that does not hash its files ahead
+          --transport T      udp (default) or bluez: serve SMP over GATT through a stand-in of
+                             BlueZ's D-Bus API registered as org.bluez on --bus (docs/emulator.md);
+                             prints 'bluez on ADDRESS device MAC' instead and writes no announcement
+          --bus ADDRESS      the D-Bus bus for --transport bluez (default: DBUS_SYSTEM_BUS_ADDRESS)
           --verbose          log to standard error
         """
 
     let configuration: EmulatorConfiguration
     let verbose: Bool
+    /// The bus of `--transport bluez`, nil for UDP.
+    let bluezBus: String?
 
     init(_ arguments: inout Arguments) throws {
         let profile = try arguments.option("--profile")
@@ -54,6 +60,21 @@ struct EmulatorCommand: CLICommand {
         let token = try arguments.option("--token")
         let noListDigests = arguments.flag("--no-list-digests")
         verbose = arguments.flag("--verbose")
+        let transport = try arguments.option("--transport") ?? "udp"
+        let bus = try arguments.option("--bus")
+        switch transport {
+        case "udp":
+            guard bus == nil else { throw CommandFailure.usage("--bus needs --transport bluez") }
+            bluezBus = nil
+        case "bluez":
+            let address = bus ?? ProcessInfo.processInfo.environment["DBUS_SYSTEM_BUS_ADDRESS"]
+            guard let address, !address.isEmpty else {
+                throw CommandFailure.usage("--transport bluez needs --bus ADDRESS (or DBUS_SYSTEM_BUS_ADDRESS)")
+            }
+            bluezBus = address
+        default:
+            throw CommandFailure.usage("--transport must be udp or bluez, not '\(transport)'")
+        }
         do {
             configuration = try EmulatorConfiguration(
                 profile: profile, listen: listen, name: name, media: media, manifest: manifest, state: state,
@@ -67,6 +88,7 @@ struct EmulatorCommand: CLICommand {
     func run() async throws -> ExitCode {
         let logger: any LogService = verbose
             ? FanOutLogService(minimumLevel: .debug, destinations: [ConsoleLogDestination()]) : NullLogService()
+        if let bluezBus { return try await runBlueZ(bus: bluezBus, logger: logger) }
         let emulator: Emulator
         let address: String
         do {
@@ -76,6 +98,23 @@ struct EmulatorCommand: CLICommand {
             throw CommandFailure.failure(error.description)
         }
         CLI.say("listening on udp://\(address)")
+        await Emulator.waitForTerminationSignal()
+        emulator.stop()
+        return .ok
+    }
+
+    private func runBlueZ(bus: String, logger: any LogService) async throws -> ExitCode {
+        var configuration = self.configuration
+        configuration.announce = false
+        let emulator: Emulator
+        let standIn: BlueZStandIn
+        do {
+            emulator = try Emulator(configuration: configuration, logger: logger)
+            standIn = try await emulator.startBlueZ(bus: bus)
+        } catch {
+            throw CommandFailure.failure("cannot serve over BlueZ on \(bus): \(error)")
+        }
+        CLI.say("bluez on \(bus) device \(standIn.address)")
         await Emulator.waitForTerminationSignal()
         emulator.stop()
         return .ok

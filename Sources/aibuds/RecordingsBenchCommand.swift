@@ -12,21 +12,31 @@ struct RecordingsBenchCommand: CLICommand {
     static let path = ["recordings", "bench"]
     static let abstract = "Benchmark a recording download over the BLE link profile against stop-and-wait."
     static let help = """
-        usage: aibuds recordings bench [--size BYTES] [--runs N]
+        usage: aibuds recordings bench [--size BYTES] [--runs N] [--transport udp|bluez]
 
         Starts an emulated watch (link profile ble) holding one recording of BYTES (default
         1048576), connects to it, and downloads the recording N times (default 1) with
         TopStepComKit (pipelined File download, verified), then once with one request in flight
         (stop-and-wait, the same File download with a window of 1). Prints each run's time,
         throughput and fraction of the link's payload capacity (178,933 bytes/s).
+
+        --transport bluez serves the watch over SMP/GATT through the emulator's BlueZ stand-in on
+        a private dbus-daemon (Debian's dbus package) and connects through the BlueZ plugin
+        (ATT MTU 247, the same link shaping); udp (default) over SMP/UDP.
         """
 
     let size: UInt64
     let runs: Int
+    let bluez: Bool
 
     init(_ arguments: inout Arguments) throws {
         size = try arguments.number("--size") ?? 1_048_576
         runs = try arguments.number("--runs") ?? 1
+        let transport = try arguments.option("--transport") ?? "udp"
+        guard transport == "udp" || transport == "bluez" else {
+            throw CommandFailure.usage("--transport must be udp or bluez, not '\(transport)'")
+        }
+        bluez = transport == "bluez"
     }
 
     func validate() throws {
@@ -45,19 +55,32 @@ struct RecordingsBenchCommand: CLICommand {
         configuration.mediaSeeds = [.generated("REC_BENCH.opus", type: .audio, size: size)]
         configuration.announce = false
         let emulator: Emulator
-        let address: SocketAddress
+        let spec: String
+        var bus: PrivateBus?
         do {
             emulator = try Emulator(configuration: configuration)
-            address = try emulator.start()
+            if bluez {
+                let privateBus = try PrivateBus()
+                bus = privateBus
+                // The BlueZ plugin of the SDK this command initializes reads the bus from here.
+                setenv("DBUS_SYSTEM_BUS_ADDRESS", privateBus.address, 1)
+                let standIn = try await emulator.startBlueZ(bus: privateBus.address)
+                spec = "ble://\(standIn.address)"
+            } else {
+                spec = "udp://\(try emulator.start())"
+            }
         } catch {
             throw CommandFailure.failure("cannot start the emulator: \(error)")
         }
-        defer { emulator.stop() }
+        defer {
+            emulator.stop()
+            bus?.stop()
+        }
         let capacity = BLELinkShaper().maxBytesPerSecond
 
-        return try await Recordings.withKit("udp://\(address)") { kit in
+        return try await Recordings.withKit(spec) { kit in
             let file = try Recordings.select(["REC_BENCH.opus"], from: try await Recordings.fetch(kit.mediaFile))[0]
-            CLI.say("link ble: capacity \(Int(capacity)) bytes/s of payload; file \(size) bytes")
+            CLI.say("link ble over \(bluez ? "BlueZ (SMP over GATT)" : "UDP"): capacity \(Int(capacity)) bytes/s of payload; file \(size) bytes")
             for run in 1...runs {
                 let folder = scratch.appendingPathComponent("run\(run)").path
                 let start = ContinuousClock.now

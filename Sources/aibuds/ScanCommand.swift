@@ -9,8 +9,8 @@ struct ScanCommand: CLICommand {
     static let help = """
         usage: aibuds scan [--timeout SECONDS] [--json]
 
-        Scans for SECONDS (default 2) and prints every device found: name, product, address,
-        MAC address and RSSI.
+        Scans for SECONDS (default 2) and prints every device found: name, product, transport
+        (udp: SMP over UDP; ble: Bluetooth LE through BlueZ), address, MAC address and RSSI.
 
         options:
           --timeout SECONDS  how long to scan, 0.1 to 600 (default 2)
@@ -44,8 +44,10 @@ struct ScanCommand: CLICommand {
             CLI.say("no devices found")
         } else {
             CLI.say(DeviceCommandSupport.table(
-                ["NAME", "PRODUCT", "ADDRESS", "MAC", "RSSI"],
-                summaries.map { [$0.name, $0.product, $0.address, $0.mac ?? "-", $0.rssi.map(String.init) ?? "-"] }))
+                ["NAME", "PRODUCT", "TRANSPORT", "ADDRESS", "MAC", "RSSI"],
+                summaries.map {
+                    [$0.name, $0.product, $0.transport, $0.address, $0.mac ?? "-", $0.rssi.map(String.init) ?? "-"]
+                }))
         }
         return .ok
     }

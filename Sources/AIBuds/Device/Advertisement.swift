@@ -12,6 +12,8 @@ public enum AdvertisementDataKey {
     public static let isConnectable = "kCBAdvDataIsConnectable"
     /// The transmit power level in dBm (`NSNumber`).
     public static let txPowerLevel = "kCBAdvDataTxPowerLevel"
+    /// Service data by service UUID (`[String: Data]`; CoreBluetooth keys it by `CBUUID`).
+    public static let serviceData = "kCBAdvDataServiceData"
 }
 
 /// What a device advertises, as a typed, storable value; ``dictionary`` gives the vendor's
@@ -27,18 +29,22 @@ public struct Advertisement: Hashable, Codable, Sendable {
     public var isConnectable: Bool
     /// Transmit power in dBm, when advertised.
     public var txPowerLevel: Int?
+    /// Service data by upper-case service UUID; nil (as in records stored before it existed) or
+    /// empty when none was advertised.
+    public var serviceData: [String: Data]?
 
     /// Creates the advertisement a link plugin reports for a found peripheral; every field may be
     /// absent, as on a real link.
     public init(
         localName: String? = nil, manufacturerData: Data? = nil, serviceUUIDs: [String] = [],
-        isConnectable: Bool = true, txPowerLevel: Int? = nil
+        isConnectable: Bool = true, txPowerLevel: Int? = nil, serviceData: [String: Data]? = nil
     ) {
         self.localName = localName
         self.manufacturerData = manufacturerData
         self.serviceUUIDs = serviceUUIDs
         self.isConnectable = isConnectable
         self.txPowerLevel = txPowerLevel
+        self.serviceData = serviceData
     }
 
     /// Reads the known keys of an `advertisementData` dictionary.
@@ -51,7 +57,8 @@ public struct Advertisement: Hashable, Codable, Sendable {
             isConnectable: (dictionary[AdvertisementDataKey.isConnectable] as? NSNumber)?.boolValue
                 ?? (dictionary[AdvertisementDataKey.isConnectable] as? Bool) ?? true,
             txPowerLevel: (dictionary[AdvertisementDataKey.txPowerLevel] as? NSNumber)?.intValue
-                ?? (dictionary[AdvertisementDataKey.txPowerLevel] as? Int))
+                ?? (dictionary[AdvertisementDataKey.txPowerLevel] as? Int),
+            serviceData: dictionary[AdvertisementDataKey.serviceData] as? [String: Data])
     }
 
     /// The advertisement as the vendor's `advertisementData` dictionary.
@@ -61,6 +68,7 @@ public struct Advertisement: Hashable, Codable, Sendable {
         if let manufacturerData { result[AdvertisementDataKey.manufacturerData] = manufacturerData }
         if !serviceUUIDs.isEmpty { result[AdvertisementDataKey.serviceUUIDs] = serviceUUIDs }
         if let txPowerLevel { result[AdvertisementDataKey.txPowerLevel] = NSNumber(value: txPowerLevel) }
+        if let serviceData, !serviceData.isEmpty { result[AdvertisementDataKey.serviceData] = serviceData }
         return result
     }
 }

@@ -1,7 +1,8 @@
 import AIBudsFoundation
 import Foundation
 
-/// Where a device is reached: `udp://HOST:PORT` (SMP over UDP, docs/protocol.md).
+/// Where a device is reached: `udp://HOST:PORT` (SMP over UDP, docs/protocol.md) or
+/// `ble://AA:BB:CC:DD:EE:FF` (a Bluetooth LE device address, reached through BlueZ; port 0).
 public struct DeviceAddress: Hashable, Sendable, Codable, LosslessStringConvertible {
     /// The SMP/UDP default port.
     public static let defaultPort: UInt16 = 1337
@@ -32,6 +33,15 @@ public struct DeviceAddress: Hashable, Sendable, Codable, LosslessStringConverti
         }
         guard let separator = text.range(of: "://") else { throw bad("expected udp://HOST:PORT") }
         let scheme = text[..<separator.lowerBound].lowercased()
+        if scheme == "ble" {
+            let mac = text[separator.upperBound...].uppercased()
+            let parts = mac.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 6, parts.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else {
+                throw bad("expected ble://AA:BB:CC:DD:EE:FF")
+            }
+            self.init(scheme: "ble", host: mac, port: 0)
+            return
+        }
         guard scheme == "udp" else { throw bad("unsupported scheme \(scheme)") }
         var rest = Substring(text[separator.upperBound...])
         if rest.hasSuffix("/") { rest = rest.dropLast() }
@@ -62,7 +72,8 @@ public struct DeviceAddress: Hashable, Sendable, Codable, LosslessStringConverti
 
     /// `udp://HOST:PORT`, with an IPv6 host in brackets.
     public var description: String {
-        host.contains(":") ? "\(scheme)://[\(host)]:\(port)" : "\(scheme)://\(host):\(port)"
+        if scheme == "ble" { return "ble://\(host)" }
+        return host.contains(":") ? "\(scheme)://[\(host)]:\(port)" : "\(scheme)://\(host):\(port)"
     }
 
     /// Encodes as the `udp://HOST:PORT` text.

@@ -131,7 +131,7 @@ extension AIBudsSDK {
         guard plugin.isKnownDevice(discovery.peripheral, advertisementData: advertisement, rssi: rssi) else {
             return nil
         }
-        return plugin.create(discovery.peripheral, advertisementData: advertisement, rssi: rssi)
+        return plugin.create(discovery.central, discovery.peripheral, advertisementData: advertisement, rssi: rssi)
     }
 
     private static func endScan(_ session: ScanSession, _ reason: ScanSession.EndReason) {

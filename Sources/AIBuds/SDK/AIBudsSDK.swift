@@ -146,7 +146,7 @@ public final class AIBudsSDK: Sendable {
             do {
                 let found = try await plugin.discoverPeripheral(at: parsed, timeout: timeout)
                 let ad = found.advertisement.dictionary
-                if let device = plugin.create(found.peripheral, advertisementData: ad, rssi: found.rssi.map { NSNumber(value: $0) }) {
+                if let device = plugin.create(found.central, found.peripheral, advertisementData: ad, rssi: found.rssi.map { NSNumber(value: $0) }) {
                     return device
                 }
             } catch {

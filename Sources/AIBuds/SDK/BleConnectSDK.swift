@@ -12,14 +12,21 @@ public struct PeripheralDiscovery: Sendable {
     public var rssi: Int?
     /// What the device said about itself when the plugin confirmed it, if it asked.
     public var identity: DeviceIdentity?
+    /// The adapter (or network) that saw it; the SDK passes it to
+    /// ``BleConnectSDK/create(_:_:advertisementData:rssi:)``.
+    public var central: Central
 
     /// Creates the report of one device seen while scanning, with its signal strength and, when the
     /// plugin confirmed it, its identity.
-    public init(peripheral: Peripheral, advertisement: Advertisement, rssi: Int?, identity: DeviceIdentity? = nil) {
+    public init(
+        peripheral: Peripheral, advertisement: Advertisement, rssi: Int?, identity: DeviceIdentity? = nil,
+        central: Central = .network
+    ) {
         self.peripheral = peripheral
         self.advertisement = advertisement
         self.rssi = rssi
         self.identity = identity
+        self.central = central
     }
 }
 
@@ -54,6 +61,10 @@ public protocol BleConnectSDK: AnyObject, Sendable {
     /// Creates the found-device model for a peripheral; `nil` when it is not this plugin's device.
     func create(_ peripheral: Peripheral, advertisementData: [String: Any]?, rssi: NSNumber?)
         -> (any FoundDeviceConvertible)?
+    /// The vendor's form: the found-device model for a peripheral that `central` (the adapter) saw.
+    /// The SDK calls this one; by default it forwards to ``create(_:advertisementData:rssi:)``.
+    func create(_ central: Central, _ peripheral: Peripheral, advertisementData: [String: Any]?, rssi: NSNumber?)
+        -> (any FoundDeviceConvertible)?
 
     /// The device class for a product (per-product classes declare their capability conformances);
     /// by default ``classForDeviceModel``.
@@ -81,6 +92,26 @@ public struct DiscoveryOptions: Sendable {
 }
 
 extension BleConnectSDK {
+    /// Forwards to ``create(_:advertisementData:rssi:)``, for plugins that do not look at the central.
+    public func create(
+        _ central: Central, _ peripheral: Peripheral, advertisementData: [String: Any]?, rssi: NSNumber?
+    ) -> (any FoundDeviceConvertible)? {
+        create(peripheral, advertisementData: advertisementData, rssi: rssi)
+    }
+
+    /// `nil`: a plugin that implements only the vendor's central form of `create` needs no other.
+    public func create(_ peripheral: Peripheral, advertisementData: [String: Any]?, rssi: NSNumber?)
+        -> (any FoundDeviceConvertible)?
+    {
+        nil
+    }
+
+    /// A stream that ends at once: a plugin whose devices the SDK does not scan for (a central of
+    /// the app's own reports them) need not implement discovery.
+    public func discoverPeripherals(options: DiscoveryOptions) -> AsyncStream<PeripheralDiscovery> {
+        AsyncStream { $0.finish() }
+    }
+
     /// The default for plugins with one device class: ``classForDeviceModel``, whatever the
     /// product.
     public func classForDeviceModel(product: DeviceProduct) -> any DeviceConvertible.Type { classForDeviceModel }

@@ -83,6 +83,14 @@ public final class StoredDevicesMgr: Sendable {
         }
     }
 
+    /// The vendor's Swift spelling of ``loadDevicesInBackgroundWithCompletion(_:)``: the same load,
+    /// with the completion (list, error) on the callback queue once.
+    public static func loadDevicesInBackground(
+        completion: (@Sendable ([any DeviceConvertible], (any Error)?) -> Void)? = nil
+    ) {
+        loadDevicesInBackgroundWithCompletion(completion)
+    }
+
     /// Saves the stored devices in the background; the completion runs once on the callback queue.
     ///
     /// It saves the list configured when it is called, to that list's file: the save runs later,

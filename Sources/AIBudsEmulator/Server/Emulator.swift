@@ -28,8 +28,10 @@ public final class Emulator: Sendable {
     public let server: SMPUDPServer
     /// The transfer-mode data plane.
     public let dataPlane: HTTPTransferDataPlane
-    private let logger: any LogService
+    let logger: any LogService
     private let announcer = Locked<DiscoveryAnnouncer?>(nil)
+    /// The BlueZ stand-in while the device is served over D-Bus (Emulator+BlueZ.swift).
+    let bluez = Locked<BlueZStandIn?>(nil)
 
     /// Builds the emulator (reads the media folder or manifest and the state folder); nothing is
     /// bound until ``start()``.
@@ -95,6 +97,10 @@ public final class Emulator: Sendable {
             return announcer
         }?.remove()
         server.stop()
+        bluez.withLock { bluez in
+            defer { bluez = nil }
+            return bluez
+        }?.stop()
         handler.close()
         device.close()
         device.store.stopIndexingDigests()

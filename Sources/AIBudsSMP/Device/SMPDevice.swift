@@ -13,9 +13,10 @@ import Foundation
 /// their product has, so `device as? DeviceCameraAPI` fails for earbuds. Each command also checks the
 /// capabilities the device itself reported and fails with `deviceNotSupport` when it lacks one.
 open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sendable {
-    /// Accepts only found devices of the SMP link.
+    /// Accepts found devices of the SMP link over UDP (`.smp`) and over Bluetooth LE (`.abmate`,
+    /// whose plugin is an ``SMPSessionOpener``).
     public required init?(device: any FoundDeviceConvertible) {
-        guard device.protocolKind == .smp else { return nil }
+        guard device.protocolKind == .smp || device.protocolKind == .abmate else { return nil }
         super.init(device: device)
     }
 
@@ -30,6 +31,23 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
     /// announcement with the same MAC address (an emulator restarted on another port) and the device
     /// moves there.
     open override func openSession(for params: ConnectParams) async throws -> any DeviceSession {
+        if peripheral.address.scheme != "udp" {
+            guard let opener = AIBudsSDK.plugin(for: protocolKind) as? any SMPSessionOpener else {
+                throw AIBudsError(.pluginUnavailable, "no plugin reaches \(peripheral.address)")
+            }
+            let session = try await opener.openSMPSession(to: peripheral, logger: logger)
+            do {
+                let identity = try await session.readIdentity()
+                if let mac = macAddress, DeviceStore.normalizedMACKey(mac) != DeviceStore.normalizedMACKey(identity.macAddress) {
+                    throw AIBudsError(
+                        .peripheralUnavailable, "another device (\(identity.macAddress)) answers at \(peripheral.address), not \(mac)")
+                }
+                return session
+            } catch {
+                await session.close()
+                throw error
+            }
+        }
         let plugin = AIBudsSDK.plugin(for: .smp) as? SMPConnectSDK
         let eventWait = plugin?.eventWait ?? SMPConnectSDK.defaultEventWait
         do {

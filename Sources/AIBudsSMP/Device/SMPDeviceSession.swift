@@ -7,7 +7,7 @@ import AIBudsSync
 import AIBudsWire
 import Foundation
 
-/// One connection to an SMP device over UDP: the SMP client, the device's identity, and the
+/// One connection to an SMP device over UDP or another ``SMPTransport``: the SMP client, the device's identity, and the
 /// position in the device's event stream.
 public final class SMPDeviceSession: DeviceSession {
     /// The device's address.
@@ -19,20 +19,35 @@ public final class SMPDeviceSession: DeviceSession {
     private let state = Locked<(identity: DeviceIdentity?, eventSeq: UInt64?)>((nil, nil))
 
     /// Opens a UDP transport and an SMP client to `address`; nothing is sent yet.
-    public init(address: DeviceAddress, commandTimeout: Duration, eventWait: Duration, logger: any LogService) throws {
+    public convenience init(address: DeviceAddress, commandTimeout: Duration, eventWait: Duration, logger: any LogService) throws {
+        let udp: UDPTransport
+        do {
+            udp = try UDPTransport(url: address.description, logger: logger)
+        } catch {
+            throw AIBudsError(.peripheralUnavailable, "cannot open udp to \(address)", underlying: error.sdkError)
+        }
+        try self.init(transport: udp, address: address, commandTimeout: commandTimeout, eventWait: eventWait, logger: logger)
+    }
+
+    /// Starts an SMP client on an open `transport` to the device at `address` (another link, such as
+    /// GATT through BlueZ); the session owns the transport. Nothing is sent yet.
+    public init(
+        transport link: any SMPTransport, address: DeviceAddress, commandTimeout: Duration, eventWait: Duration,
+        logger: any LogService
+    ) throws {
         self.address = address
         self.eventWait = eventWait
         self.logger = logger
         do {
-            let udp = try UDPTransport(url: address.description, logger: logger)
             let spacing = AIBudsSDK.sdkConfiguration.bluetoothDataPacketIntervalInMilliseconds
-            let transport: any SMPTransport = spacing > 0 ? PacedTransport(udp, interval: .milliseconds(spacing)) : udp
+            let transport: any SMPTransport = spacing > 0 ? PacedTransport(link, interval: .milliseconds(spacing)) : link
             client = try SMPClient(
                 transport: transport,
                 configuration: SMPClientConfiguration(retransmitInterval: commandTimeout / 4, retransmissions: 3),
                 logger: logger)
         } catch {
-            throw AIBudsError(.peripheralUnavailable, "cannot open udp to \(address)", underlying: error.sdkError)
+            link.close()
+            throw AIBudsError(.peripheralUnavailable, "cannot start SMP to \(address)", underlying: error.sdkError)
         }
     }
 

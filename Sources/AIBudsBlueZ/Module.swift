@@ -1,0 +1,1 @@
+// docs: the BlueZ (Bluetooth LE over D-Bus) link plugin of the SDK.
