@@ -4,6 +4,7 @@ import AIBudsFoundation
 import AIBudsNet
 import AIBudsSMP
 import AIBudsSync
+import AIBudsWire
 import Foundation
 
 /// One file of a test emulator's media: generated content of `size` bytes.

@@ -98,7 +98,8 @@ public final class ImportLedger: Sendable {
     /// Where the entries are kept, one JSON line per imported file, appended as files are recorded.
     public let fileURL: URL
     private struct State {
-        var entries: [String: ImportLedgerEntry]
+        /// By exact device file name: NFC and NFD twins are two files, two entries.
+        var entries: [MediaFileName: ImportLedgerEntry]
         /// The file, open for appending once the first entry is recorded.
         var appender: FileHandle?
     }
@@ -112,7 +113,7 @@ public final class ImportLedger: Sendable {
         self.deviceID = deviceID
         self.fileURL = directory.appendingPathComponent(Self.fileName(for: deviceID))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var loaded: [String: ImportLedgerEntry] = [:]
+        var loaded: [MediaFileName: ImportLedgerEntry] = [:]
         if FileManager.default.fileExists(atPath: fileURL.path) {
             let data = try Data(contentsOf: fileURL)
             let decoder = Self.decoder
@@ -120,7 +121,7 @@ public final class ImportLedger: Sendable {
                 guard let entry = try? decoder.decode(ImportLedgerEntry.self, from: Data(line)),
                     entry.deviceID == deviceID
                 else { continue }
-                loaded[entry.name] = entry
+                loaded[MediaFileName(entry.name)] = entry
             }
         }
         state = Locked(State(entries: loaded))
@@ -137,7 +138,7 @@ public final class ImportLedger: Sendable {
     }
 
     /// The entry for the device file `name`, if it was imported.
-    public func entry(named name: String) -> ImportLedgerEntry? { state.withLock { $0.entries[name] } }
+    public func entry(named name: String) -> ImportLedgerEntry? { state.withLock { $0.entries[MediaFileName(name)] } }
 
     /// Whether the device file `name` of `size` bytes was imported and verified before.
     public func contains(name: String, size: UInt64) -> Bool { entry(named: name)?.size == size }
@@ -174,14 +175,14 @@ public final class ImportLedger: Sendable {
                 state.appender = nil
                 throw error
             }
-            for entry in entries { state.entries[entry.name] = entry }
+            for entry in entries { state.entries[MediaFileName(entry.name)] = entry }
         }
     }
 
     /// Forgets the device file `name` (for example after deleting the local copy); rewrites the file.
     public func remove(named name: String) throws {
         try state.withLock { state in
-            guard state.entries.removeValue(forKey: name) != nil else { return }
+            guard state.entries.removeValue(forKey: MediaFileName(name)) != nil else { return }
             try state.appender?.close()
             state.appender = nil
             var data = Data()
