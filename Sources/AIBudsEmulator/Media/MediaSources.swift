@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsWire
 import Foundation
 
 /// Builds a device's starting files from a host folder (`--media`) or a manifest (`--manifest`).
@@ -103,6 +104,10 @@ public enum MediaSources {
     }
 
     static func readSidecar(_ url: URL, code: EmulatorError.Code = .invalidMediaFolder) throws(EmulatorError) -> Data {
+        // Only a regular file: a device such as /dev/zero reports size 0 and never ends.
+        guard (try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path))?[.type] as? FileAttributeType == .typeRegular else {
+            throw EmulatorError(code, "the six-axis sidecar \(url.path) is not a regular file")
+        }
         guard try fileSize(url, code: code) <= UInt64(maxSidecarSize) else {
             throw EmulatorError(code, "the six-axis sidecar \(url.path) is larger than \(maxSidecarSize) bytes")
         }
