@@ -1,67 +1,39 @@
 // libFuzzer target `ledger`: the import ledger's JSON Lines reader (`ImportLedger`, the file
 // `.aibuds/ledger-<device>.jsonl` in an import folder, which anything with write access to that
-// folder may have written), reading a file holding the input.
+// folder may have written), on the file's bytes (`ImportLedger.entries(fromLines:deviceID:)`, what
+// `ImportLedger.init` reads the file with).
 //
 // Built by scripts/fuzz.sh with the AIBudsSync, AIBudsWire and AIBudsFoundation modules and
 // Sources/AIBuds/Import/ImportLedger.swift. Invariants: no crash, hang or huge allocation; every
-// entry loaded is this device's and found again by its exact name; recorded into a fresh ledger
-// (the writer's own JSON lines), the entries load again unchanged (round trip).
+// entry loaded is this device's, keyed by its exact name; written back as the writer's own JSON
+// lines (`jsonLine`), the entries read again unchanged (round trip), and writing that is a fixed
+// point.
 
 import AIBudsFoundation
 import AIBudsWire
 import Foundation
 
 private let deviceID = "fuzz-device"
-private let folder: URL = {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-ledger-\(getpid())", isDirectory: true)
-    try? FileManager.default.createDirectory(at: url.appendingPathComponent("a"), withIntermediateDirectories: true)
-    try? FileManager.default.createDirectory(at: url.appendingPathComponent("b"), withIntermediateDirectories: true)
-    return url
-}()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLedger(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
-    // An empty file is skipped: Foundation's `Data(contentsOf:)` leaks its 4 KiB read buffer on
-    // a file of 0 bytes (swift-foundation's readBytesFromFile; LeakSanitizer reports it), which is
-    // not the ledger's doing. A ledger that exists is never empty once written.
-    guard count > 0 else { return 0 }
     let input = Data(UnsafeRawBufferPointer(start: start, count: count))
-    let first = folder.appendingPathComponent("a")
-    let second = folder.appendingPathComponent("b")
-    let file = first.appendingPathComponent(ImportLedger.fileName(for: deviceID))
-    guard (try? input.write(to: file)) != nil else { return 0 }
-    let ledger: ImportLedger
-    do {
-        ledger = try ImportLedger(deviceID: deviceID, directory: first)
-    } catch {
-        preconditionFailure("a readable ledger file is refused: \(error)")
-    }
-    let entries = ledger.entries
-    var names = Set<MediaFileName>()
-    for entry in entries {
+    let entries = ImportLedger.entries(fromLines: input, deviceID: deviceID)
+    var lines: [UInt8] = []
+    for (name, entry) in entries.sorted(by: { $0.key < $1.key }) {
         precondition(entry.deviceID == deviceID, "another device's entry was loaded")
-        precondition(names.insert(MediaFileName(entry.name)).inserted, "two entries for one exact name")
-        precondition(ledger.entry(named: entry.name) == entry, "an entry is not found by its exact name")
+        precondition(MediaFileName(entry.name) == name, "an entry is keyed by another name")
+        lines += entry.jsonLine
     }
-    // Round trip through the writer.
-    let copy = second.appendingPathComponent(ImportLedger.fileName(for: deviceID))
-    try? FileManager.default.removeItem(at: copy)
-    do {
-        let fresh = try ImportLedger(deviceID: deviceID, directory: second)
-        try fresh.record(contentsOf: entries)
-    } catch {
-        preconditionFailure("loaded entries cannot be recorded: \(error)")
-    }
-    let reloaded: ImportLedger
-    do {
-        reloaded = try ImportLedger(deviceID: deviceID, directory: second)
-    } catch {
-        preconditionFailure("a ledger the writer wrote is refused: \(error)")
-    }
-    let again = reloaded.entries
+    let again = ImportLedger.entries(fromLines: Data(lines), deviceID: deviceID)
     precondition(again.count == entries.count, "entries lost through the writer: \(entries.count) → \(again.count)")
-    for (a, b) in zip(entries, again) {
-        precondition(a == b && Array(a.name.utf8) == Array(b.name.utf8), "an entry changes through the writer: \(a) vs \(b)")
+    var rewritten: [UInt8] = []
+    for (name, entry) in again.sorted(by: { $0.key < $1.key }) {
+        guard let before = entries[name] else { preconditionFailure("the writer renamed an entry: \(entry.name.debugDescription)") }
+        precondition(before == entry && Array(before.name.utf8) == Array(entry.name.utf8),
+                     "an entry changes through the writer: \(before) vs \(entry)")
+        rewritten += entry.jsonLine
     }
+    precondition(rewritten == lines, "writing the entries is not a fixed point")
     return 0
 }

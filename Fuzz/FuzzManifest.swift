@@ -1,5 +1,6 @@
 // libFuzzer target `manifest`: the emulator's media manifest (`aibuds emulator --manifest FILE`,
-// docs/emulator.md), read by `MediaSources.load(manifest:)` from a file holding the input.
+// docs/emulator.md), read by `MediaSources.load(manifestData:base:path:)`, what
+// `MediaSources.load(manifest:)` does once it has read the file.
 //
 // Built by scripts/fuzz.sh with the AIBudsSync, AIBudsWire and AIBudsFoundation modules and the
 // emulator's manifest sources. Invariants: no crash, hang or huge allocation; an accepted manifest
@@ -23,9 +24,7 @@ private let folder: URL = {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzManifest(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let input = Data(UnsafeRawBufferPointer(start: start, count: count))
-    let manifest = folder.appendingPathComponent("manifest.json")
-    guard (try? input.write(to: manifest)) != nil else { return 0 }
-    guard let seeds = try? MediaSources.load(manifest: manifest) else { return 0 }
+    guard let seeds = try? MediaSources.load(manifestData: input, base: folder, path: "input") else { return 0 }
     var names = Set<MediaFileName>()
     for seed in seeds {
         precondition(!seed.name.utf8.isEmpty && seed.name.utf8.count <= MediaSources.maxNameBytes, "a name out of bounds: \(seed.name)")
@@ -34,21 +33,21 @@ public func fuzzManifest(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     }
     // Written back (generated content only: a source's bytes are whatever the file holds).
     let generated = seeds.filter { if case .generated = $0.content { true } else { false } }
-    let entries: [[String: Any]] = generated.map { seed in
-        var entry: [String: Any] = ["name": seed.name.text, "type": seed.type.rawValue, "size": seed.size]
-        if case .generated(let value) = seed.content { entry["seed"] = value }
-        if let listed = seed.listedSize { entry["listed_size"] = listed }
-        return entry
+    let entries = generated.map { seed in
+        var seedValue: UInt64?
+        if case .generated(let value) = seed.content { seedValue = value }
+        return WrittenEntry(name: seed.name.text, type: seed.type.rawValue, size: seed.size, seed: seedValue, listed_size: seed.listedSize)
     }
-    let again = folder.appendingPathComponent("again.json")
+    let again: Data
     do {
-        try JSONSerialization.data(withJSONObject: ["files": entries]).write(to: again)
+        // JSONEncoder, not JSONSerialization: the latter drops a U+FEFF inside a string.
+        again = try JSONEncoder().encode(["files": entries])
     } catch {
         preconditionFailure("accepted files cannot be written back: \(error)")
     }
     let reloaded: [MediaSeed]
     do {
-        reloaded = try MediaSources.load(manifest: again)
+        reloaded = try MediaSources.load(manifestData: again, base: folder, path: "written back")
     } catch {
         preconditionFailure("a manifest of accepted files is refused: \(error)")
     }
@@ -59,4 +58,13 @@ public func fuzzManifest(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         if case .generated(let x) = a.content, case .generated(let y) = b.content { precondition(x == y, "the seed changed") }
     }
     return 0
+}
+
+/// A manifest entry as written back.
+private struct WrittenEntry: Encodable {
+    var name: String
+    var type: Int
+    var size: UInt64
+    var seed: UInt64?
+    var listed_size: UInt64?
 }

@@ -115,16 +115,23 @@ public final class ImportLedger: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var loaded: [MediaFileName: ImportLedgerEntry] = [:]
         if FileManager.default.fileExists(atPath: fileURL.path) {
-            let data = try Data(contentsOf: fileURL)
-            let decoder = Self.decoder
-            for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
-                guard let entry = try? decoder.decode(ImportLedgerEntry.self, from: Data(line)),
-                    entry.deviceID == deviceID
-                else { continue }
-                loaded[MediaFileName(entry.name)] = entry
-            }
+            loaded = Self.entries(fromLines: try Data(contentsOf: fileURL), deviceID: deviceID)
         }
         state = Locked(State(entries: loaded))
+    }
+
+    /// The entries of `deviceID` in a ledger file's bytes, by exact name (the last line for a
+    /// name wins); lines that do not decode, and other devices' lines, are skipped.
+    static func entries(fromLines data: Data, deviceID: String) -> [MediaFileName: ImportLedgerEntry] {
+        var loaded: [MediaFileName: ImportLedgerEntry] = [:]
+        let decoder = Self.decoder
+        for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
+            guard let entry = try? decoder.decode(ImportLedgerEntry.self, from: Data(line)),
+                entry.deviceID == deviceID
+            else { continue }
+            loaded[MediaFileName(entry.name)] = entry
+        }
+        return loaded
     }
 
     deinit {
