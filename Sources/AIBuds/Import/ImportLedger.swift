@@ -69,7 +69,9 @@ public struct ImportLedgerEntry: Codable, Sendable, Equatable {
                 divisor /= 10
             }
         }
-        digits(parts.tm_year + 1900, 4)
+        // A year past 9999 (the decoder reads one) keeps all its digits: four would drop the first.
+        let year = parts.tm_year + 1900
+        digits(year, max(4, String(max(0, year)).utf8.count))
         line.append(UInt8(ascii: "-"))
         digits(parts.tm_mon + 1, 2)
         line.append(UInt8(ascii: "-"))
