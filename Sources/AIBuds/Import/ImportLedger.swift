@@ -59,6 +59,13 @@ public struct ImportLedgerEntry: Codable, Sendable, Equatable {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
+        // Only the Gregorian years since 1583 are written by hand: Foundation's ISO 8601 (which
+        // reads the ledger) counts earlier dates in the Julian calendar, and gmtime does not, so
+        // a date of year 26 came back two days off (found by the `ledger` fuzz target).
+        guard (1583...9999).contains(parts.tm_year + 1900) else {
+            line.append(contentsOf: ISO8601DateFormatter().string(from: date).utf8)
+            return
+        }
         func digits(_ value: Int32, _ width: Int) {
             var divisor: Int32 = 1
             for _ in 1..<width { divisor *= 10 }
@@ -69,9 +76,7 @@ public struct ImportLedgerEntry: Codable, Sendable, Equatable {
                 divisor /= 10
             }
         }
-        // A year past 9999 (the decoder reads one) keeps all its digits: four would drop the first.
-        let year = parts.tm_year + 1900
-        digits(year, max(4, String(max(0, year)).utf8.count))
+        digits(parts.tm_year + 1900, 4)
         line.append(UInt8(ascii: "-"))
         digits(parts.tm_mon + 1, 2)
         line.append(UInt8(ascii: "-"))
