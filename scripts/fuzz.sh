@@ -52,10 +52,14 @@ if [[ $make_corpus == 1 ]]; then
 fi
 
 # Builds module $1 from the Swift files under Sources/$1 as a static library with its
-# .swiftmodule in $modules, unless both are newer than every source.
+# .swiftmodule in $modules, unless it is newer than every source and than the libraries of the
+# modules it imports ($2...).
 build_module() {
-    local name="$1" library="$modules/lib$1.a"
-    if [[ -f "$library" && -z "$(find "Sources/$name" -name '*.swift' -newer "$library" | head -n 1)" ]]; then return; fi
+    local name="$1" library="$modules/lib$1.a" dependency stale=0
+    shift
+    if [[ ! -f "$library" || -n "$(find "Sources/$name" -name '*.swift' -newer "$library" | head -n 1)" ]]; then stale=1; fi
+    for dependency in "$@"; do if [[ "$modules/lib$dependency.a" -nt "$library" ]]; then stale=1; fi; done
+    [[ $stale == 1 ]] || return 0
     echo "== building module $name"
     mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
     "$swiftc" "${flags[@]}" -module-name "$name" -I "$modules" -emit-module -emit-module-path "$modules/$name.swiftmodule" \
@@ -84,7 +88,7 @@ for target in "${targets[@]}"; do
     if [[ $linked == 1 ]]; then
         build_module AIBudsSync
         build_module AIBudsWire
-        build_module AIBudsFoundation
+        build_module AIBudsFoundation AIBudsSync AIBudsWire
         "$swiftc" "${flags[@]}" -use-ld=lld -module-name "Fuzz$target" -I "$modules" -L "$modules" \
             -lAIBudsFoundation -lAIBudsWire -lAIBudsSync "${extra[@]}" "$source" -o "$binary"
     else
