@@ -46,8 +46,7 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds",
         ]),
         .target(name: "AIBudsBlueZ", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds", "AIBudsSMP",
-            "AIBudsDBus",
+            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus",
         ]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsBlueZ"]),
         .target(name: "AIBudsTestKit", dependencies: [
@@ -94,8 +93,8 @@ let package = Package(
             "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsBlueZTests", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBudsDBus",
-            "AIBuds", "AIBudsSMP", "AIBudsBlueZ", "AIBudsEmulator", "AIBudsTestKit",
+            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
+            "AIBudsSMP", "AIBudsEmulator", "AIBudsTestKit", "AIBudsBlueZ", "AIBudsDBus",
         ]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: [
             "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",

@@ -1,60 +1,107 @@
 #!/usr/bin/env bash
-# Fuzz the AIBudsWire decoders with libFuzzer.
+# Fuzz every parser a device or the network can reach, with libFuzzer.
 #
-#   scripts/fuzz.sh [--runs N] [--target cbor|smp] [--make-corpus]
+#   scripts/fuzz.sh [--runs N] [--target NAME]... [--make-corpus]
 #
-# Builds Fuzz/out/fuzz-<target> (swiftc -sanitize=fuzzer,address over the AIBudsWire protocol
-# sources and Fuzz/Fuzz<Target>.swift) and runs N inputs (default 20000) per target, starting from
-# the seed corpus in Fuzz/corpus/<target> (read only); new interesting inputs go to
-# Fuzz/out/corpus-<target>, crash inputs to Fuzz/out/<target>-*, the full log to Fuzz/out/<target>.log.
+# Targets (Fuzz/Fuzz<Name>.swift; docs/reliability.md lists their invariants and figures):
+#   cbor          the strict CBOR decoder (and the Media list fast path against the generic one)
+#   smp           SMP packets and every message of every group
+#   http          HTTP/1.1 request and response heads, ranges, media paths, bearer tokens
+#   medialist     Media list pages: the plain reader against the generic decoder, differentially
+#   announcement  the discovery announcement (JSON)
+#   manifest      the emulator's --manifest JSON
+#   ledger        the import ledger's JSON Lines reader
+# cbor and smp are built over the AIBudsWire protocol sources; the others link AIBudsSync,
+# AIBudsWire and AIBudsFoundation built as modules (Fuzz/out/modules, rebuilt when a source is
+# newer), plus the sources they name. Everything is built with swiftc -sanitize=fuzzer,address.
+# Each target runs N inputs (default 20000) starting from the seed corpus in Fuzz/corpus/<target>
+# (read only); new interesting inputs go to Fuzz/out/corpus-<target>, crash inputs to
+# Fuzz/out/<target>-*, the full log to Fuzz/out/<target>.log.
 # --make-corpus regenerates the seed corpus from Fuzz/MakeCorpus.swift first.
 # Exits non-zero when a target finds a crash, leak, timeout or out-of-memory input.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 runs=20000
-targets=(cbor smp)
+all_targets=(cbor smp http medialist announcement manifest ledger)
+targets=()
 make_corpus=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --runs) runs="$2"; shift 2 ;;
-        --target) targets=("$2"); shift 2 ;;
+        --target) targets+=("$2"); shift 2 ;;
         --make-corpus) make_corpus=1; shift ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "fuzz.sh: unknown argument $1" >&2; exit 64 ;;
     esac
 done
+[[ ${#targets[@]} -gt 0 ]] || targets=("${all_targets[@]}")
 
 swiftc="${SWIFTC:-swiftc}"
 out=Fuzz/out
-mkdir -p "$out"
+modules="$out/modules"
+mkdir -p "$out" "$modules"
+flags=(-O -sanitize=fuzzer,address -parse-as-library)
 # The protocol code of AIBudsWire (its HTTP folder is not part of these decoders).
 mapfile -t wire < <(find Sources/AIBudsWire/CBOR Sources/AIBudsWire/Codable Sources/AIBudsWire/SMP \
-    Sources/AIBudsWire/Messages -name '*.swift' | sort)
+    Sources/AIBudsWire/Messages Sources/AIBudsWire/Names -name '*.swift' | sort)
 
 if [[ $make_corpus == 1 ]]; then
     "$swiftc" -O -parse-as-library -module-name MakeCorpus "${wire[@]}" Fuzz/MakeCorpus.swift -o "$out/make-corpus"
     "$out/make-corpus" Fuzz/corpus
 fi
 
+# Builds module $1 from the Swift files under Sources/$1 as a static library with its
+# .swiftmodule in $modules, unless it is newer than every source and than the libraries of the
+# modules it imports ($2...).
+build_module() {
+    local name="$1" library="$modules/lib$1.a" dependency stale=0
+    shift
+    if [[ ! -f "$library" || -n "$(find "Sources/$name" -name '*.swift' -newer "$library" | head -n 1)" ]]; then stale=1; fi
+    for dependency in "$@"; do if [[ "$modules/lib$dependency.a" -nt "$library" ]]; then stale=1; fi; done
+    [[ $stale == 1 ]] || return 0
+    echo "== building module $name"
+    mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
+    "$swiftc" "${flags[@]}" -module-name "$name" -I "$modules" -emit-module -emit-module-path "$modules/$name.swiftmodule" \
+        -emit-library -static "${sources[@]}" -o "$library"
+}
+
 for target in "${targets[@]}"; do
+    binary="$out/fuzz-$target"
+    extra=()
+    linked=0
     case "$target" in
         cbor) source=Fuzz/FuzzCBOR.swift ;;
         smp) source=Fuzz/FuzzSMP.swift ;;
-        *) echo "fuzz.sh: unknown target $target (cbor or smp)" >&2; exit 64 ;;
+        http) source=Fuzz/FuzzHTTP.swift; linked=1 ;;
+        medialist) source=Fuzz/FuzzMediaList.swift; linked=1 ;;
+        announcement) source=Fuzz/FuzzAnnouncement.swift; linked=1 ;;
+        manifest)
+            source=Fuzz/FuzzManifest.swift; linked=1
+            extra=(Sources/AIBudsEmulator/Media/MediaSources.swift Sources/AIBudsEmulator/Media/MediaRecord.swift
+                Sources/AIBudsEmulator/Media/MediaFileKind.swift Sources/AIBudsEmulator/Media/GeneratedContent.swift
+                Sources/AIBudsEmulator/Support/EmulatorError.swift Sources/AIBudsEmulator/Support/SeededRandom.swift) ;;
+        ledger) source=Fuzz/FuzzLedger.swift; linked=1; extra=(Sources/AIBuds/Import/ImportLedger.swift) ;;
+        *) echo "fuzz.sh: unknown target $target (${all_targets[*]})" >&2; exit 64 ;;
     esac
-    binary="$out/fuzz-$target"
     echo "== building $binary"
-    "$swiftc" -O -sanitize=fuzzer,address -parse-as-library -use-ld=lld -module-name "Fuzz$target" \
-        "${wire[@]}" "$source" -o "$binary"
-    mkdir -p "$out/corpus-$target"
+    if [[ $linked == 1 ]]; then
+        build_module AIBudsSync
+        build_module AIBudsWire
+        build_module AIBudsFoundation AIBudsSync AIBudsWire
+        "$swiftc" "${flags[@]}" -use-ld=lld -module-name "Fuzz$target" -I "$modules" -L "$modules" \
+            -lAIBudsFoundation -lAIBudsWire -lAIBudsSync "${extra[@]}" "$source" -o "$binary"
+    else
+        "$swiftc" "${flags[@]}" -use-ld=lld -module-name "Fuzz$target" "${wire[@]}" "$source" -o "$binary"
+    fi
+    mkdir -p "$out/corpus-$target" "Fuzz/corpus/$target"
     echo "== fuzzing $target: $runs inputs"
     start=$(date +%s)
     log="$out/$target.log"
     status=0
     SWIFT_BACKTRACE=enable=no "$binary" -runs="$runs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$out/$target-" "$out/corpus-$target" "Fuzz/corpus/$target" \
-        >"$log" 2>&1 || status=$?
+        </dev/null >"$log" 2>&1 || status=$?
     grep -vE '^(#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)|"|\s+NEW_FUNC|#{6})' "$log" | tail -n 30
     echo "== $target: $runs inputs in $(( $(date +%s) - start )) s, exit status $status (log: $log)"
     [[ $status == 0 ]] || exit "$status"

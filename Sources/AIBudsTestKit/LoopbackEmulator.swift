@@ -1,5 +1,6 @@
 import AIBudsEmulator
 import AIBudsNet
+import AIBudsWire
 import Foundation
 
 /// A real emulator (UDP server and all) on a free loopback port, holding the given files, for

@@ -36,11 +36,27 @@ public enum SafeFileName {
 
     /// Safe, mutually distinct local names for a batch, in order; a name that cannot be made
     /// safe gets a per-file error instead.
+    ///
+    /// A device name that is already safe keeps exactly its name (whatever its place in the
+    /// batch); the others take their safe form, numbered (`name (2).ext`) when another file of the
+    /// batch has it. So `café.jpg` in NFC stays `café.jpg` and its NFD twin becomes `café (2).jpg`,
+    /// `a_b.jpg` stays and `a\u{200D}b.jpg` becomes `a_b (2).jpg`.
     public static func assign(_ deviceNames: [String]) -> [Result<String, TransferError>] {
+        let bases = deviceNames.map { deviceName in
+            Result { try make(from: deviceName) }.mapError { $0 as? TransferError ?? TransferError(.unsafeFileName, "\($0)") }
+        }
         var taken = Set<String>()
-        return deviceNames.map { deviceName in
-            Result {
-                let base = try make(from: deviceName)
+        var assigned = [Result<String, TransferError>?](repeating: nil, count: deviceNames.count)
+        for (index, base) in bases.enumerated() {
+            // Compare bytes: `String` equality would take an NFD name for its NFC safe form.
+            guard case .success(let name) = base, name.utf8.elementsEqual(deviceNames[index].utf8),
+                taken.insert(collisionKey(name)).inserted
+            else { continue }
+            assigned[index] = base
+        }
+        return bases.enumerated().map { index, base in
+            if let done = assigned[index] { return done }
+            return base.map { base in
                 var candidate = base
                 var counter = 2
                 while !taken.insert(collisionKey(candidate)).inserted {
@@ -48,7 +64,7 @@ public enum SafeFileName {
                     counter += 1
                 }
                 return candidate
-            }.mapError { $0 as? TransferError ?? TransferError(.unsafeFileName, "\($0)") }
+            }
         }
     }
 

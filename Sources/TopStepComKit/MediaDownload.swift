@@ -1,5 +1,6 @@
 import AIBudsDigest
 import AIBudsLog
+import AIBudsWire
 import Foundation
 
 /// One download of a listed file: checks that the model is current, fetches the file into a
@@ -51,7 +52,7 @@ struct MediaDownload: Sendable {
         let change = try await channel.changed(since: identifier.generation, waitMilliseconds: 0)
         guard change.generation != identifier.generation else { return }
         let listing = try await channel.list(wireType: identifier.type)
-        guard listing.files.contains(where: { $0.id == identifier.id && $0.name == identifier.name }) else {
+        guard listing.files.contains(where: { $0.id == identifier.id && MediaFileName.same($0.name, identifier.name) }) else {
             try? FileManager.default.removeItem(at: partial)
             throw TSError(.parameterError, "'\(identifier.name)' changed on the device during the download; fetch the list again")
         }

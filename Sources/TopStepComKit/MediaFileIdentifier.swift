@@ -1,3 +1,4 @@
+import AIBudsWire
 import Foundation
 
 /// What a `TSMediaFileModel.identifier` carries: the device and list generation it came from, and
@@ -72,7 +73,7 @@ struct MediaFileIdentifier: Codable, Hashable, Sendable {
         guard identifier.device == device else {
             throw TSError(.invalidParameter, "'\(model.fileName)' was listed by another device")
         }
-        guard identifier.name == model.fileName, TSMediaFileType(wireType: identifier.type) == model.type else {
+        guard MediaFileName.same(identifier.name, model.fileName), TSMediaFileType(wireType: identifier.type) == model.type else {
             throw TSError(.invalidParameter, "'\(model.fileName)' does not match its identifier; use a model from fetchMediaFiles unchanged")
         }
         return identifier

@@ -1,3 +1,4 @@
+import AIBudsWire
 import Foundation
 
 /// One media file on the device, as listed by `fetchMediaFiles(of:completion:)`.
@@ -26,9 +27,9 @@ public final class TSMediaFileModel: Sendable, Hashable, CustomStringConvertible
         self.size = fileSize.map { $0.uint64Value }
     }
 
-    /// Models are equal when all their fields are.
+    /// Models are equal when all their fields are (names by their exact Unicode scalars).
     public static func == (lhs: TSMediaFileModel, rhs: TSMediaFileModel) -> Bool {
-        lhs.identifier == rhs.identifier && lhs.fileName == rhs.fileName && lhs.type == rhs.type
+        lhs.identifier == rhs.identifier && MediaFileName.same(lhs.fileName, rhs.fileName) && lhs.type == rhs.type
             && lhs.size == rhs.size
     }
 

@@ -2,6 +2,7 @@ import AIBuds
 import AIBudsDigest
 import AIBudsEmulator
 import AIBudsFoundation
+import AIBudsWire
 import Foundation
 
 /// `aibuds demo`: the whole path on one machine, with no hardware: starts emulated glasses

@@ -1,5 +1,6 @@
 import AIBuds
 import AIBudsFoundation
+import AIBudsWire
 import Foundation
 
 /// `aibuds media import`: fetches the device's media list over its hotspot and imports files,
@@ -101,13 +102,14 @@ struct MediaImportCommand: CLICommand {
         // Select.
         var selection = models
         if !all {
-            let byName = Dictionary(models.map { ($0.fileName, $0) }, uniquingKeysWith: { first, _ in first })
-            let missing = names.filter { byName[$0] == nil }
+            // Exact names: `café.jpg` typed in NFC selects the NFC file, not its NFD twin.
+            let byName = Dictionary(models.map { (MediaFileName($0.fileName), $0) }, uniquingKeysWith: { first, _ in first })
+            let missing = names.filter { byName[MediaFileName($0)] == nil }
             guard missing.isEmpty else {
                 try? await engine.endTransferSession()
                 throw CommandFailure.failure("the device has no file named \(missing.map { "'\($0)'" }.joined(separator: ", "))")
             }
-            selection = names.compactMap { byName[$0] }
+            selection = names.compactMap { byName[MediaFileName($0)] }
         }
         let folder = URL(fileURLWithPath: destination).standardizedFileURL
         report.destination = folder.path
@@ -121,8 +123,8 @@ struct MediaImportCommand: CLICommand {
         var toImport = selection
         if onlyNew {
             toImport = selection.filter { !ledger.contains(name: $0.fileName, size: $0.fileSize ?? 0) }
-            let importing = Set(toImport.map(\.fileName))
-            for skipped in selection where !importing.contains(skipped.fileName) {
+            let importing = Set(toImport.map { MediaFileName($0.fileName) })
+            for skipped in selection where !importing.contains(MediaFileName(skipped.fileName)) {
                 report.files.append(.init(skipped: skipped, ledger: ledger.entry(named: skipped.fileName)))
             }
             if toImport.count < selection.count {

@@ -67,15 +67,19 @@ struct MediaImportReport: Encodable {
 
     /// Adds the outcome of every requested file.
     mutating func add(_ result: MediaImportResult, requested: [MediaFileInfoModel], ledger: ImportLedger) {
-        let imported = Dictionary(result.importedFiles.map { ($0.metadata.fileName, $0) }, uniquingKeysWith: { first, _ in first })
-        let failed = Dictionary(result.failures.map { ($0.mediaFile.fileName, $0.error) }, uniquingKeysWith: { first, _ in first })
+        // By exact name: NFC and NFD twins are two files with outcomes of their own.
+        let imported = Dictionary(
+            result.importedFiles.map { (MediaFileName($0.metadata.fileName), $0) }, uniquingKeysWith: { first, _ in first })
+        let failed = Dictionary(
+            result.failures.map { (MediaFileName($0.mediaFile.fileName), $0.error) }, uniquingKeysWith: { first, _ in first })
         for file in requested {
-            let fetched = result.bytesFetched[file.fileName] ?? 0
-            if let model = imported[file.fileName] {
+            let key = MediaFileName(file.fileName)
+            let fetched = result.bytesFetched[key] ?? 0
+            if let model = imported[key] {
                 files.append(File(
                     name: file.fileName, status: "imported", size: file.fileSize ?? 0, bytesFetched: fetched,
                     path: model.localFileURL.path, sha256: ledger.entry(named: file.fileName)?.sha256, error: nil))
-            } else if let error = failed[file.fileName] {
+            } else if let error = failed[key] {
                 files.append(File(
                     name: file.fileName, status: "failed", size: file.fileSize ?? 0, bytesFetched: fetched,
                     path: nil, sha256: nil, error: ErrorInfo(error)))

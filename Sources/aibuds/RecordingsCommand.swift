@@ -1,5 +1,6 @@
 import AIBuds
 import AIBudsFoundation
+import AIBudsWire
 import Foundation
 import TopStepComKit
 
@@ -86,7 +87,7 @@ enum Recordings {
     /// The recordings named `names`, in that order; an unknown name fails the command.
     static func select(_ names: [String], from files: [TSMediaFileModel]) throws -> [TSMediaFileModel] {
         try names.map { name in
-            guard let file = files.first(where: { $0.fileName == name }) else {
+            guard let file = files.first(where: { MediaFileName.same($0.fileName, name) }) else {
                 throw CommandFailure.failure("the device has no recording named '\(name)'")
             }
             return file

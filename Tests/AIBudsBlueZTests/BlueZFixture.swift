@@ -1,6 +1,7 @@
 import AIBudsEmulator
 import AIBudsNet
 import AIBudsTestKit
+import AIBudsWire
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 @testable import AIBudsEmulator
 import AIBudsFoundation
+import AIBudsWire
 import Foundation
 import Testing
 
@@ -66,6 +67,9 @@ import Testing
         #"{"files": [{"name": "a", "type": "audio", "source": "does-not-exist"}]}"#,
         #"[{"name": 5, "type": "audio", "size": 1}]"#,
         #"not json"#,
+        // A sidecar that is a device: it reports size 0 and never ends (read, it took all memory).
+        #"[{"name": "v.mp4", "type": "video", "size": 1, "sixaxis_source": "/dev/zero"}]"#,
+        #"[{"name": "v.mp4", "type": "video", "size": 1, "sixaxis_source": "/dev/null"}]"#,
     ])
     func aBadManifestIsATypedError(json: String) throws {
         let folder = try TemporaryFolder("bad-manifest")

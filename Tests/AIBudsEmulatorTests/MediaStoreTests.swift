@@ -2,6 +2,7 @@
 import AIBudsDigest
 import AIBudsFoundation
 import AIBudsSync
+import AIBudsWire
 import Foundation
 import Testing
 

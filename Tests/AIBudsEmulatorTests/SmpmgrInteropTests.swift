@@ -2,6 +2,7 @@
 import AIBudsDigest
 import AIBudsNet
 import AIBudsTestKit
+import AIBudsWire
 import Foundation
 import Testing
 

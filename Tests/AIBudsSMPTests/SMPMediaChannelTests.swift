@@ -4,6 +4,7 @@ import AIBudsFoundation
 import AIBudsSMP
 import AIBudsSMPClient
 import AIBudsTestKit
+import AIBudsWire
 import Foundation
 import Testing
 

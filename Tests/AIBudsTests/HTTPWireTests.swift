@@ -66,6 +66,20 @@ struct HTTPWireTests {
         #expect(head.serialized() == Array("GET / HTTP/1.1\r\nX-Name: caf".utf8) + [0xE9, 0x20, 0x3F] + Array("\r\n\r\n".utf8))
     }
 
+    /// Found by the `http` fuzz target: a reason phrase with NULs parsed, and serializing the head
+    /// (NUL written as `?`) gave another head. RFC 9112 allows only HTAB, SP, VCHAR and obs-text.
+    @Test func controlCharactersInAReasonPhraseAreRefused() throws {
+        let found = Array("HTTP/1.1 206 Part".utf8) + [UInt8](repeating: 0, count: 8)
+            + Array("ontent-Range: bytes 0-9/100\r\nETag: \"x\"\r\n\r\n".utf8)
+        #expect { try HTTPResponseHead(parsing: found) } throws: { ($0 as? HTTPError)?.code == .malformedStartLine }
+        for control in [0x00, 0x01, 0x1B, 0x7F] as [UInt8] {
+            let line = Array("HTTP/1.1 200 O".utf8) + [control] + Array("K\r\n\r\n".utf8)
+            #expect(throws: HTTPError.self, "\(control)") { try HTTPResponseHead(parsing: line) }
+        }
+        let tab = try HTTPResponseHead(parsing: Array("HTTP/1.1 200 O\tK \u{E9}\r\n\r\n".utf8))
+        #expect(try HTTPResponseHead(parsing: tab.serialized()) == tab)
+    }
+
     @Test func headLimitsAreEnforced() throws {
         var many = "GET / HTTP/1.1\r\n"
         for index in 0..<101 { many += "X-\(index): v\r\n" }

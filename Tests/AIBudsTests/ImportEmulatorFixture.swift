@@ -5,6 +5,7 @@ import AIBudsNet
 import AIBudsSMP
 import AIBudsSync
 import AIBudsTestKit
+import AIBudsWire
 import Foundation
 
 /// One file of a test emulator's media: generated content of `size` bytes.

@@ -1,6 +1,7 @@
 import AIBudsDigest
 import AIBudsFoundation
 import AIBudsTestKit
+import AIBudsWire
 import Foundation
 import Testing
 
@@ -56,7 +57,7 @@ extension SDKTests {
                 #expect(FileManager.default.fileExists(atPath: file.localFileURL.path))
                 #expect(file.localFileURL.deletingLastPathComponent().standardizedFileURL == destination.standardizedFileURL)
                 #expect(try SHA256.hash(fileAt: file.localFileURL) == fixture.sha256(of: name))
-                #expect(run.result.bytesFetched[name] == file.metadata.fileSize)
+                #expect(run.result.bytesFetched[MediaFileName(name)] == file.metadata.fileSize)
                 #expect(ledger.entry(named: name)?.sha256 == (try fixture.sha256(of: name)).hexString)
                 // No plugin in this engine's registry: six-axis videos say so, the rest are skipped.
                 #expect(file.stabilizationStatus == (file.metadata.containsSixAxisDebounceInfo ? .pluginUnavailable : .skipped))
@@ -111,7 +112,7 @@ extension SDKTests {
             #expect(fresh[0].baseUrl != models[0].baseUrl)
             let resumed = await ImportRun.collect(engine.importEvents(fresh, options: options))
             #expect(resumed.result.success, "\(String(describing: resumed.result.error))")
-            #expect(resumed.result.bytesFetched["VID_big.mp4"] == size - stallAt)
+            #expect(resumed.result.bytesFetched[MediaFileName("VID_big.mp4")] == size - stallAt)
             #expect(try SHA256.hash(fileAt: destination.appendingPathComponent("VID_big.mp4")) == fixture.sha256(of: "VID_big.mp4"))
             await fixture.shutdown()
         }

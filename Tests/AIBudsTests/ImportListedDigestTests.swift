@@ -53,7 +53,7 @@ extension SDKTests {
             #expect(run.result.importedFiles.count == Self.media.count)
             for file in run.result.importedFiles {
                 #expect(try SHA256.hash(fileAt: file.localFileURL) == fixture.sha256(of: file.metadata.fileName))
-                #expect(run.result.bytesFetched[file.metadata.fileName] == file.metadata.fileSize)
+                #expect(run.result.bytesFetched(for: file.metadata) == file.metadata.fileSize)
             }
             await fixture.shutdown()
         }

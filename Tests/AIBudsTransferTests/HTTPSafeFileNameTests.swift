@@ -41,12 +41,21 @@ struct HTTPSafeFileNameTests {
         #expect(safeWide.hasPrefix("日日"))
     }
 
+    @Test func aNameAlreadySafeKeepsItselfWhereverItIsInTheBatch() throws {
+        // Device order is byte order: the NFD twin (`e` + U+0301) comes before the NFC one.
+        let assigned = SafeFileName.assign(["cafe\u{301}.jpg", "caf\u{E9}.jpg", "a\u{200D}b.jpg", "a_b.jpg"]).map { try? $0.get() }
+        #expect(assigned.map { $0.map { Array($0.utf8) } } == [
+            Array("caf\u{E9} (2).jpg".utf8), Array("caf\u{E9}.jpg".utf8), Array("a_b (2).jpg".utf8), Array("a_b.jpg".utf8),
+        ])
+    }
+
     @Test func batchesGetDistinctNamesAcrossCaseAndNormalization() throws {
         let names = ["Clip.MP4", "clip.mp4", "caf\u{E9}.jpg", "cafe\u{301}.jpg", "a/b", "a_b", "", "x"]
         let assigned = SafeFileName.assign(names)
         #expect(assigned.count == names.count)
         let ok = assigned.compactMap { try? $0.get() }
-        #expect(ok == ["Clip.MP4", "clip (2).mp4", "caf\u{E9}.jpg", "caf\u{E9} (2).jpg", "a_b", "a_b (2)", "x"])
+        // A name already safe keeps itself: `a_b` stays, `a/b` (safe form `a_b`) is numbered.
+        #expect(ok == ["Clip.MP4", "clip (2).mp4", "caf\u{E9}.jpg", "caf\u{E9} (2).jpg", "a_b (2)", "a_b", "x"])
         guard case .failure(let error) = assigned[6] else {
             Issue.record("an empty name must fail")
             return

@@ -1,5 +1,6 @@
 import AIBudsEmulator
 import AIBudsTestKit
+import AIBudsWire
 import Foundation
 import Testing
 

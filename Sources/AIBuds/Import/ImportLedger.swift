@@ -59,6 +59,13 @@ public struct ImportLedgerEntry: Codable, Sendable, Equatable {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
+        // Only the Gregorian years since 1583 are written by hand: Foundation's ISO 8601 (which
+        // reads the ledger) counts earlier dates in the Julian calendar, and gmtime does not, so
+        // a date of year 26 came back two days off (found by the `ledger` fuzz target).
+        guard (1583...9999).contains(parts.tm_year + 1900) else {
+            line.append(contentsOf: ISO8601DateFormatter().string(from: date).utf8)
+            return
+        }
         func digits(_ value: Int32, _ width: Int) {
             var divisor: Int32 = 1
             for _ in 1..<width { divisor *= 10 }
@@ -98,7 +105,8 @@ public final class ImportLedger: Sendable {
     /// Where the entries are kept, one JSON line per imported file, appended as files are recorded.
     public let fileURL: URL
     private struct State {
-        var entries: [String: ImportLedgerEntry]
+        /// By exact device file name: NFC and NFD twins are two files, two entries.
+        var entries: [MediaFileName: ImportLedgerEntry]
         /// The file, open for appending once the first entry is recorded.
         var appender: FileHandle?
     }
@@ -112,18 +120,25 @@ public final class ImportLedger: Sendable {
         self.deviceID = deviceID
         self.fileURL = directory.appendingPathComponent(Self.fileName(for: deviceID))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var loaded: [String: ImportLedgerEntry] = [:]
+        var loaded: [MediaFileName: ImportLedgerEntry] = [:]
         if FileManager.default.fileExists(atPath: fileURL.path) {
-            let data = try Data(contentsOf: fileURL)
-            let decoder = Self.decoder
-            for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
-                guard let entry = try? decoder.decode(ImportLedgerEntry.self, from: Data(line)),
-                    entry.deviceID == deviceID
-                else { continue }
-                loaded[entry.name] = entry
-            }
+            loaded = Self.entries(fromLines: try Data(contentsOf: fileURL), deviceID: deviceID)
         }
         state = Locked(State(entries: loaded))
+    }
+
+    /// The entries of `deviceID` in a ledger file's bytes, by exact name (the last line for a
+    /// name wins); lines that do not decode, and other devices' lines, are skipped.
+    static func entries(fromLines data: Data, deviceID: String) -> [MediaFileName: ImportLedgerEntry] {
+        var loaded: [MediaFileName: ImportLedgerEntry] = [:]
+        let decoder = Self.decoder
+        for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
+            guard let entry = try? decoder.decode(ImportLedgerEntry.self, from: Data(line)),
+                entry.deviceID == deviceID
+            else { continue }
+            loaded[MediaFileName(entry.name)] = entry
+        }
+        return loaded
     }
 
     deinit {
@@ -137,7 +152,7 @@ public final class ImportLedger: Sendable {
     }
 
     /// The entry for the device file `name`, if it was imported.
-    public func entry(named name: String) -> ImportLedgerEntry? { state.withLock { $0.entries[name] } }
+    public func entry(named name: String) -> ImportLedgerEntry? { state.withLock { $0.entries[MediaFileName(name)] } }
 
     /// Whether the device file `name` of `size` bytes was imported and verified before.
     public func contains(name: String, size: UInt64) -> Bool { entry(named: name)?.size == size }
@@ -174,14 +189,14 @@ public final class ImportLedger: Sendable {
                 state.appender = nil
                 throw error
             }
-            for entry in entries { state.entries[entry.name] = entry }
+            for entry in entries { state.entries[MediaFileName(entry.name)] = entry }
         }
     }
 
     /// Forgets the device file `name` (for example after deleting the local copy); rewrites the file.
     public func remove(named name: String) throws {
         try state.withLock { state in
-            guard state.entries.removeValue(forKey: name) != nil else { return }
+            guard state.entries.removeValue(forKey: MediaFileName(name)) != nil else { return }
             try state.appender?.close()
             state.appender = nil
             var data = Data()

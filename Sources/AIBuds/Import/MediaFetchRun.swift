@@ -1,5 +1,6 @@
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsWire
 import Foundation
 
 /// The steps of `fetchMediaFiles`: configure the hotspot, enter transfer mode, wait for the hotspot,
@@ -71,9 +72,9 @@ struct MediaFetchRun: Sendable {
         let listing = try await listed
         logger.log(.info, "import", "device lists \(listing.files.count) media files at generation \(listing.generation)")
         let models = listing.files.map { $0.model(baseUrl: baseUrl, generation: listing.generation) }
-        var digests: [String: [UInt8]] = [:]
+        var digests: [MediaFileName: [UInt8]] = [:]
         digests.reserveCapacity(listing.files.count)
-        for file in listing.files { if let digest = file.sha256 { digests[file.name] = digest } }
+        for file in listing.files { if let digest = file.sha256 { digests[MediaFileName(file.name)] = digest } }
         let session = TransferSession(
             baseURL: baseUrl, token: token, ssid: ssid, listGeneration: listing.generation, listedSHA256: digests)
         return (session, models)

@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsWire
 import Foundation
 
 /// One thing that happened during `importMediaFiles`, in order; the last event is always
@@ -70,8 +71,9 @@ public struct MediaImportResult: Sendable {
     /// `nil` when every requested file was imported; else the reason (the first failure, a
     /// cancellation (6100), or why the import could not start).
     public var error: AIBudsError?
-    /// How many bytes were fetched over the network per device file name (resumed bytes excluded).
-    public var bytesFetched: [String: UInt64]
+    /// How many bytes were fetched over the network per device file name (resumed bytes
+    /// excluded), keyed by exact name: NFC and NFD twins are two entries.
+    public var bytesFetched: [MediaFileName: UInt64]
     /// Why the import ledger (``MediaImportOptions/ledger``) could not record some of the imported
     /// files (a full disk, say), or `nil`: the files are imported all the same, but a later
     /// `--new` import does not know them from the ledger.
@@ -79,12 +81,15 @@ public struct MediaImportResult: Sendable {
 
     /// Creates the outcome of one import: the files that arrived, the ones that failed, the error
     /// that ended it early (if any) and the bytes fetched per file.
-    public init(importedFiles: [ImportedMediaFileModel], failures: [MediaImportFailure], error: AIBudsError?, bytesFetched: [String: UInt64] = [:]) {
+    public init(importedFiles: [ImportedMediaFileModel], failures: [MediaImportFailure], error: AIBudsError?, bytesFetched: [MediaFileName: UInt64] = [:]) {
         self.importedFiles = importedFiles
         self.failures = failures
         self.error = error
         self.bytesFetched = bytesFetched
     }
+
+    /// The bytes fetched for `file` (0 when none were).
+    public func bytesFetched(for file: MediaFileInfoModel) -> UInt64 { bytesFetched[MediaFileName(file.fileName)] ?? 0 }
 
     /// Whether every requested file was imported.
     public var success: Bool { error == nil }

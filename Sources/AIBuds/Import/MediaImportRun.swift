@@ -1,6 +1,7 @@
 import AIBudsDigest
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsWire
 import Foundation
 import Synchronization
 
@@ -43,19 +44,21 @@ struct MediaImportRun: Sendable {
         var imported: [ImportedMediaFileModel] = []
         var verifiedNames: [String] = []
         var failures: [MediaImportFailure] = []
-        var bytesFetched: [String: UInt64] = [:]
-        var sixAxisData: [String: URL] = [:]
+        var bytesFetched: [MediaFileName: UInt64] = [:]
+        var sixAxisData: [MediaFileName: URL] = [:]
         var hotspotLost = false
         for (file, outcome) in zip(transfer.files, outcomes) {
+            // Keyed by exact name: `String` would take an NFD twin for its NFC one.
+            let key = MediaFileName(file.fileName)
             switch outcome {
             case .imported(let model, let verified, let bytes, let sidecar):
                 imported.append(model)
-                if let sidecar { sixAxisData[file.fileName] = sidecar }
+                if let sidecar { sixAxisData[key] = sidecar }
                 if verified { verifiedNames.append(file.fileName) }
-                bytesFetched[file.fileName] = bytes
+                bytesFetched[key] = bytes
             case .failed(let error, let bytes):
                 failures.append(MediaImportFailure(mediaFile: file, error: error))
-                bytesFetched[file.fileName] = bytes
+                bytesFetched[key] = bytes
                 if error.code == .importFilesFailedDueToDeviceHotspotConnectionLost { hotspotLost = true }
             case .notStarted:
                 break

@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsWire
 import Foundation
 
 /// The data-plane session that a successful fetch opened: where the device serves its files, the
@@ -13,8 +14,9 @@ struct TransferSession: Sendable, Equatable {
     /// The media-list generation of the models handed out by the fetch.
     var listGeneration: UInt64
     /// The SHA-256 the device listed, by device file name (files it did not list one for are
-    /// absent: their digest is asked for before their download).
-    var listedSHA256: [String: [UInt8]] = [:]
+    /// absent: their digest is asked for before their download). Keyed by exact name: NFC and NFD
+    /// twins are two files with two digests.
+    var listedSHA256: [MediaFileName: [UInt8]] = [:]
 }
 
 /// The rules of one device's media import: one operation (fetch or import) at a time, imports only
@@ -103,9 +105,10 @@ struct MediaImportStateMachine: Sendable {
                         + "device (now generation \(staleBelowGeneration)); fetch the media list again"))
             }
         }
-        var seen = Set<String>()
+        // Duplicates are the same exact name: canonically equivalent names are different files.
+        var seen = Set<MediaFileName>()
         var unique: [MediaFileInfoModel] = []
-        for file in files where seen.insert(file.fileName).inserted {
+        for file in files where seen.insert(MediaFileName(file.fileName)).inserted {
             unique.append(file.baseUrl == session.baseURL ? file : file.withBaseUrl(session.baseURL))
         }
         let id = takeID()

@@ -1,5 +1,6 @@
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsWire
 import Foundation
 import Synchronization
 
@@ -12,7 +13,7 @@ struct StabilizationPhase: Sendable {
     /// Returns `files` with their stabilization outcome; a cancellation stops after the current file
     /// (which is marked failed with 6100; files not reached stay `.pending`).
     func run(
-        _ files: [ImportedMediaFileModel], sixAxisData: [String: URL], emit: @escaping @Sendable (MediaImportEvent) -> Void
+        _ files: [ImportedMediaFileModel], sixAxisData: [MediaFileName: URL], emit: @escaping @Sendable (MediaImportEvent) -> Void
     ) async -> [ImportedMediaFileModel] {
         var results = files
         var queue: [(index: Int, plugin: any VideoStabilizationPlugin)] = []
@@ -29,7 +30,7 @@ struct StabilizationPhase: Sendable {
             if Task.isCancelled { break }
             emit(.stabilizationBatchProgress(index: position, total: queue.count))
             let file = files[item.index]
-            results[item.index] = await stabilize(file, sixAxisData: sixAxisData[file.metadata.fileName], with: item.plugin, emit: emit)
+            results[item.index] = await stabilize(file, sixAxisData: sixAxisData[MediaFileName(file.metadata.fileName)], with: item.plugin, emit: emit)
             emit(.stabilizationFileFinished(results[item.index], success: results[item.index].stabilizationStatus == .stabilized))
         }
         emit(.stabilizationFinished)

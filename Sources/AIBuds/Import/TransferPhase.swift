@@ -85,7 +85,7 @@ struct TransferPhase: Sendable {
         // for a few files ahead of the downloads.
         let listed: [[UInt8]?] = files.map { file in
             guard options.verifiesDeviceHash, file.generation == session.listGeneration else { return nil }
-            return session.listedSHA256[file.fileName]
+            return session.listedSHA256[MediaFileName(file.fileName)]
         }
         let unlisted: [String?] = zip(files, listed).map { file, digest in digest == nil ? file.fileName : nil }
         let hashes = options.verifiesDeviceHash && unlisted.contains { $0 != nil }
@@ -277,15 +277,17 @@ struct TransferPhase: Sendable {
             guard case .imported(let model, let verified, let bytes, nil) = outcome, !Task.isCancelled,
                 case .run = stabilization.decision(for: model.metadata)
             else { continue }
-            result[index] = .imported(model, verified: verified, bytesFetched: bytes, sixAxisData: await sixAxisData(for: model.metadata))
+            result[index] = .imported(model, verified: verified, bytesFetched: bytes, sixAxisData: await sixAxisData(for: model))
         }
         return result
     }
 
     /// Downloads the six-axis samples of `file` (the device serves them as `<name>.gcsv`) into
-    /// `.aibuds/sixaxis`; `nil` when they cannot be had (the stabilization of that file then
-    /// fails, the import does not).
-    private func sixAxisData(for file: MediaFileInfoModel) async -> URL? {
+    /// `.aibuds/sixaxis`, named after the video's local name (distinct for every imported file,
+    /// NFC and NFD twins included); `nil` when they cannot be had (the stabilization of that file
+    /// then fails, the import does not).
+    private func sixAxisData(for model: ImportedMediaFileModel) async -> URL? {
+        let file = model.metadata
         let name = file.fileName + "." + Self.sixAxisExtension
         do {
             let folder = destination.appendingPathComponent(".aibuds/sixaxis", isDirectory: true)
@@ -294,7 +296,8 @@ struct TransferPhase: Sendable {
             let request = DownloadRequest(
                 endpoint: try DataPlaneEndpoint(baseURL: session.baseURL, token: session.token), deviceFileName: name,
                 destinationDirectory: folder,
-                localName: try SafeFileName.make(from: name), expectedSHA256: expected, overwrite: true)
+                localName: try SafeFileName.make(from: model.localFileURL.lastPathComponent + "." + Self.sixAxisExtension),
+                expectedSHA256: expected, overwrite: true)
             return try await downloader.download(request).fileURL
         } catch {
             logger.log(.warning, "import", "the six-axis data of \(file.fileName) could not be downloaded: \(error)")

@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsWire
 
 extension MediaFileType {
     /// The media type a device file name's extension implies: jpg/jpeg/png are images, mp4/mov

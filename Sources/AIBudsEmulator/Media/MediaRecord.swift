@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsWire
 import Foundation
 
 /// Where the bytes of a device file come from.

@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsWire
 import Foundation
 
 /// Builds a device's starting files from a host folder (`--media`) or a manifest (`--manifest`).
@@ -67,11 +68,16 @@ public enum MediaSources {
         do { data = try Data(contentsOf: url) } catch {
             throw EmulatorError(.invalidManifest, "cannot read the manifest \(url.path)", underlying: error)
         }
+        return try load(manifestData: data, base: url.deletingLastPathComponent(), path: url.path)
+    }
+
+    /// The files a manifest's bytes describe, with `source` paths relative to `base`; `path`
+    /// names the manifest in errors. What ``load(manifest:)`` does once it has read the file.
+    static func load(manifestData data: Data, base: URL, path: String) throws(EmulatorError) -> [MediaSeed] {
         let document: ManifestDocument
         do { document = try JSONDecoder().decode(ManifestDocument.self, from: data) } catch {
-            throw EmulatorError(.invalidManifest, "the manifest \(url.path) is not valid", underlying: error)
+            throw EmulatorError(.invalidManifest, "the manifest \(path) is not valid", underlying: error)
         }
-        let base = url.deletingLastPathComponent()
         var seen = Set<MediaFileName>()
         var seeds: [MediaSeed] = []
         for (index, entry) in document.files.enumerated() {
@@ -103,6 +109,10 @@ public enum MediaSources {
     }
 
     static func readSidecar(_ url: URL, code: EmulatorError.Code = .invalidMediaFolder) throws(EmulatorError) -> Data {
+        // Only a regular file: a device such as /dev/zero reports size 0 and never ends.
+        guard (try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path))?[.type] as? FileAttributeType == .typeRegular else {
+            throw EmulatorError(code, "the six-axis sidecar \(url.path) is not a regular file")
+        }
         guard try fileSize(url, code: code) <= UInt64(maxSidecarSize) else {
             throw EmulatorError(code, "the six-axis sidecar \(url.path) is larger than \(maxSidecarSize) bytes")
         }

@@ -1,3 +1,4 @@
+import AIBudsWire
 import Foundation
 
 extension MediaStore: DataPlaneCatalog {

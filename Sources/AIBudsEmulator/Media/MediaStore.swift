@@ -2,6 +2,7 @@ import AIBudsDigest
 import AIBudsFoundation
 import AIBudsLog
 import AIBudsSync
+import AIBudsWire
 import Foundation
 
 /// The hash and checksum types of the File group.

@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsWire
 import Foundation
 
 /// The on-disk form of a media store's changes (`<state>/media.json`): what was deleted from the

@@ -24,6 +24,10 @@ public struct HTTPResponseHead: HTTPHead {
         guard parts.count >= 2, parts[1].count == 3, parts[1].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), parts[1][0] != 0x30 else {
             throw HTTPError(.malformedStartLine, "invalid status line \"\(HTTPHeadParser.latin1(line).prefix(200))\"")
         }
+        // reason-phrase = *( HTAB / SP / VCHAR / obs-text ) (RFC 9112 §4): no NUL or other control.
+        if parts.count == 3, !parts[2].allSatisfy({ $0 == 0x09 || $0 >= 0x20 && $0 != 0x7F }) {
+            throw HTTPError(.malformedStartLine, "control characters in the reason phrase of \"\(HTTPHeadParser.latin1(line).prefix(200))\"")
+        }
         let status = parts[1].reduce(0) { $0 * 10 + Int($1 - 0x30) }
         let version = try HTTPHeadParser.parseVersion(parts[0])
         self.init(status: status, reason: parts.count == 3 ? HTTPHeadParser.latin1(parts[2]) : "", version: version, headers: headers)

@@ -1,8 +1,11 @@
-/// A device file name, compared by its exact Unicode scalars.
+/// A device file name, compared by its exact Unicode scalars: the one key for device file names
+/// on both ends (the emulator's store, the SDK's import, the download engine, TopStepComKit, the
+/// command line).
 ///
 /// Swift's `String` equality treats canonically equivalent strings as equal (`"é"` and `"e\u{301}"`),
-/// but a device holds them as two files. This type compares, hashes and orders by the UTF-8 bytes,
-/// which is Unicode scalar order. A name is only ever a key: it is never turned into a path.
+/// but a device holds them as two files (docs/protocol.md). This type compares, hashes and orders by
+/// the UTF-8 bytes, which is Unicode scalar order. A name is only ever a key: it is never turned
+/// into a path. Never key a dictionary or set of device file names by `String`.
 public struct MediaFileName: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The name as a Swift string, for display and logs (``utf8`` is what identifies it).
     public let text: String
@@ -20,6 +23,10 @@ public struct MediaFileName: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// Hashes the UTF-8 bytes (as one block: much faster than byte by byte).
     public func hash(into hasher: inout Hasher) { utf8.withUnsafeBytes { hasher.combine(bytes: $0) } }
+
+    /// Whether two names are the same device file: equal Unicode scalars, not merely canonically
+    /// equivalent strings.
+    public static func same(_ lhs: String, _ rhs: String) -> Bool { lhs.utf8.elementsEqual(rhs.utf8) }
 
     /// Unicode scalar (UTF-8 byte) order.
     public static func < (lhs: MediaFileName, rhs: MediaFileName) -> Bool {
@@ -40,7 +47,7 @@ public struct MediaFileName: Hashable, Comparable, Sendable, CustomStringConvert
     }
 
     /// The extension after the last dot of the last path component, lower-cased ("" when none).
-    var pathExtension: String {
+    public var pathExtension: String {
         let last = text.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
         guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return "" }
         return last[last.index(after: dot)...].lowercased()
