@@ -5,7 +5,7 @@ import PackageDescription
 /// what it imports.
 let libraries = [
     "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBuds", "AIBudsSMP",
-    "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
+    "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsStabilization",
 ]
 
 let package = Package(
@@ -27,14 +27,19 @@ let package = Package(
             "AIBudsWire", "AIBudsFoundation", "AIBudsLog", "AIBudsNet", "AIBudsDigest",
         ]),
         .target(name: "TopStepComKit", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsDigest"]),
-        .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP"]),
+        // FFmpeg's libraries from Debian (libavformat-dev, libavcodec-dev, libswscale-dev, libavutil-dev).
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        .target(name: "AIBudsStabilization", dependencies: ["AIBuds", "AIBudsFoundation", "CFFmpeg"]),
+        .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsStabilization"]),
         .target(name: "AIBudsTestKit", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator"]),
         // Release builds link the Swift runtime and Foundation statically: the command starts in
         // about 4 ms instead of 7 (no symbol binding across a dozen shared libraries). The
         // toolchain's lld links them (gold warns about glibc's mktemp inside static Foundation).
         .executableTarget(
             name: "aibuds",
-            dependencies: ["AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator", "AIBudsAllInOne", "TopStepComKit"],
+            dependencies: [
+                "AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator", "AIBudsAllInOne", "TopStepComKit", "AIBudsStabilization",
+            ],
             linkerSettings: [
                 .unsafeFlags(
                     ["-static-stdlib", "-use-ld=lld", "-Xlinker", "--start-group"]
@@ -49,6 +54,9 @@ let package = Package(
             "AIBuds", "AIBudsEmulator", "AIBudsNet", "AIBudsWire", "AIBudsDigest", "AIBudsLog", "AIBudsSMP",
         ]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog"]),
+        .testTarget(name: "AIBudsStabilizationTests", dependencies: [
+            "AIBudsStabilization", "AIBuds", "AIBudsFoundation", "AIBudsTestKit", "CFFmpeg",
+        ]),
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire", "AIBudsDigest"]),
         .testTarget(name: "AIBudsSMPTests", dependencies: ["AIBudsSMP", "AIBudsTestKit", "AIBudsEmulator"]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: ["AIBudsEmulator", "AIBudsSMP", "AIBudsTestKit"]),
