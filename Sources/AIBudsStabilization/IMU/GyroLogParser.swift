@@ -32,7 +32,7 @@ public enum GyroLogParser {
         guard let text = String(data: data, encoding: .utf8) else {
             throw GyroLogError(.notAGyroLog, line: 0, "the log is not UTF-8 text")
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).lazy.enumerated().makeIterator()
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).lazy.enumerated().makeIterator()
         guard let first = lines.next(), ["GYROFLOW IMU LOG", "CAMERA IMU LOG"].contains(clean(first.element)) else {
             throw GyroLogError(.notAGyroLog, line: 1, "the first line must be GYROFLOW IMU LOG or CAMERA IMU LOG")
         }
