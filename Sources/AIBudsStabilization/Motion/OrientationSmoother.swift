@@ -27,9 +27,13 @@ public struct OrientationSmoother: Sendable {
             smoothed = track.map { _ in mean }
         case .timeConstant(let seconds):
             let tau = max(0.001, seconds.isFinite ? seconds : 0.5)
-            smoothed = Self.zeroPhase(track, timeConstants: [Double](repeating: tau, count: track.times.count))
+            let padded = ReflectedTrack(track, padding: 3 * tau)
+            smoothed = padded.unpadded(Self.zeroPhase(padded.track, timeConstants: [Double](repeating: tau, count: padded.track.times.count)))
         case .adaptive(let smoothness):
-            smoothed = Self.zeroPhase(track, timeConstants: Self.adaptiveTimeConstants(track, maximum: Self.maximumTimeConstant(smoothness: smoothness)))
+            let maximum = Self.maximumTimeConstant(smoothness: smoothness)
+            let padded = ReflectedTrack(track, padding: 3 * maximum)
+            smoothed = padded.unpadded(
+                Self.zeroPhase(padded.track, timeConstants: Self.adaptiveTimeConstants(padded.track, maximum: maximum)))
         }
         if horizonLock { smoothed = smoothed.map(Self.levelled) }
         return smoothed
