@@ -55,7 +55,7 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog"]),
         .testTarget(name: "AIBudsStabilizationTests", dependencies: [
-            "AIBudsStabilization", "AIBuds", "AIBudsFoundation", "AIBudsTestKit", "CFFmpeg",
+            "AIBudsStabilization", "AIBuds", "AIBudsFoundation", "AIBudsTestKit", "AIBudsAllInOne", "CFFmpeg",
         ]),
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire", "AIBudsDigest"]),
         .testTarget(name: "AIBudsSMPTests", dependencies: ["AIBudsSMP", "AIBudsTestKit", "AIBudsEmulator"]),
