@@ -31,6 +31,10 @@ let package = Package(
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         .target(name: "AIBudsStabilization", dependencies: ["AIBuds", "AIBudsFoundation", "CFFmpeg"]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsStabilization"]),
+        // Rendered clips with known camera motion, their sidecars, and an independent motion
+        // estimate: for the stabilization tests, the benchmark and the emulator's videos.
+        .target(name: "AIBudsSyntheticVideo", dependencies: ["AIBudsStabilization", "CFFmpeg"]),
+        .executableTarget(name: "aibuds-bench-stabilize", dependencies: ["AIBudsStabilization", "AIBudsSyntheticVideo"]),
         .target(name: "AIBudsTestKit", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator"]),
         // Release builds link the Swift runtime and Foundation statically: the command starts in
         // about 4 ms instead of 7 (no symbol binding across a dozen shared libraries). The
@@ -55,7 +59,7 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog"]),
         .testTarget(name: "AIBudsStabilizationTests", dependencies: [
-            "AIBudsStabilization", "AIBuds", "AIBudsFoundation", "AIBudsTestKit", "AIBudsAllInOne", "CFFmpeg",
+            "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBuds", "AIBudsFoundation", "AIBudsTestKit", "AIBudsAllInOne", "CFFmpeg",
         ]),
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire", "AIBudsDigest"]),
         .testTarget(name: "AIBudsSMPTests", dependencies: ["AIBudsSMP", "AIBudsTestKit", "AIBudsEmulator"]),

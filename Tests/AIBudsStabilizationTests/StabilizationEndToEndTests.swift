@@ -1,4 +1,5 @@
 @testable import AIBudsStabilization
+import AIBudsSyntheticVideo
 import AIBudsTestKit
 import Foundation
 import Testing
@@ -10,7 +11,7 @@ struct StabilizationEndToEndTests {
     /// Frame-to-frame shifts of a decoded video and whether any frame has a dark border.
     static func measure(_ url: URL) async throws -> (shifts: [SIMD2<Double>], frames: Int, darkBorder: Bool) {
         try await onOwnThread {
-            let (frames, width, height) = try TestVideoFiles.decodeLuma(url)
+            let (frames, width, height) = try SyntheticVideoFiles.decodeLuma(url)
             let estimator = GlobalMotionEstimator(width: width, height: height)
             var shifts: [SIMD2<Double>] = []
             for index in 1..<frames.count { shifts.append(estimator.shift(from: frames[index - 1], to: frames[index])) }

@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 
 @testable import AIBudsStabilization
+import AIBudsSyntheticVideo
 
 @Suite("Stabilization plugin")
 struct StabilizationPluginTests {

@@ -1,4 +1,5 @@
 @testable import AIBudsStabilization
+import AIBudsSyntheticVideo
 import AIBudsTestKit
 import Foundation
 
@@ -32,7 +33,7 @@ struct SyntheticClip {
         try await onOwnThread {
             let renderer = SyntheticRenderer(width: width, height: height, lens: profile.lens(width: width, height: height), readoutTime: 0.015)
             let frames = (0..<count).map { renderer.render(motion, at: Double($0) / Double(fps)) }
-            try TestVideoFiles.writeH264(frames, width: width, height: height, fps: fps, to: silent)
+            try SyntheticVideoFiles.writeH264(frames, width: width, height: height, fps: fps, to: silent)
         }
         var video = silent
         if audio {

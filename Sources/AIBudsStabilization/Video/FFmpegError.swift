@@ -28,9 +28,9 @@ public struct FFmpegError: Error, Sendable, CustomStringConvertible {
     /// `call: message`.
     public var description: String { "\(call): \(message)" }
 
-    /// Throws when `result` is negative.
+    /// Returns `result` unchanged when it is not negative; a negative one (FFmpeg's error) throws.
     @discardableResult
-    static func check(_ result: Int32, _ call: @autoclosure () -> String) throws(FFmpegError) -> Int32 {
+    public static func check(_ result: Int32, _ call: @autoclosure () -> String) throws(FFmpegError) -> Int32 {
         if result < 0 { throw FFmpegError(call(), code: result) }
         return result
     }

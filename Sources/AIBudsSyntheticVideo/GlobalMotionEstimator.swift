@@ -1,12 +1,42 @@
 /// An estimate of the image motion between two frames independent of the stabilizer: the
 /// translation that best aligns them (block matching over the central region by the sum of
 /// absolute differences, coarse on a half-size image, refined at full size with a parabola fit).
-struct GlobalMotionEstimator {
-    let width: Int
-    let height: Int
+public struct GlobalMotionEstimator: Sendable {
+    /// Frame width in pixels.
+    public let width: Int
+    /// Frame height in pixels.
+    public let height: Int
+
+    /// An estimator for frames of `width` × `height`.
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
 
     /// The shift (dx, dy) in pixels that moves `a`'s content onto `b`'s.
-    func shift(from a: [UInt8], to b: [UInt8]) -> SIMD2<Double> {
+    public func shift(from a: [UInt8], to b: [UInt8]) -> SIMD2<Double> {
+        let factor = width / 320
+        guard factor >= 2 else { return shiftAtFullSize(from: a, to: b) }
+        let (smallA, w, h) = Self.reduce(a, width, height, factor)
+        let (smallB, _, _) = Self.reduce(b, width, height, factor)
+        return GlobalMotionEstimator(width: w, height: h).shiftAtFullSize(from: smallA, to: smallB) * Double(factor)
+    }
+
+    /// The image averaged over `factor` × `factor` blocks.
+    private static func reduce(_ image: [UInt8], _ width: Int, _ height: Int, _ factor: Int) -> ([UInt8], Int, Int) {
+        let w = width / factor, h = height / factor
+        var out = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                var sum = 0
+                for dy in 0..<factor { for dx in 0..<factor { sum += Int(image[(y * factor + dy) * width + x * factor + dx]) } }
+                out[y * w + x] = UInt8(sum / (factor * factor))
+            }
+        }
+        return (out, w, h)
+    }
+
+    private func shiftAtFullSize(from a: [UInt8], to b: [UInt8]) -> SIMD2<Double> {
         let (smallA, w2, h2) = Self.halve(a, width, height)
         let (smallB, _, _) = Self.halve(b, width, height)
         let coarse = bestShift(smallA, smallB, w2, h2, centre: SIMD2(0, 0), radius: 10, margin: 14)
@@ -66,7 +96,7 @@ struct GlobalMotionEstimator {
 
     /// The jitter of a sequence of frame-to-frame shifts: the RMS of each shift's difference from
     /// the mean of its ±3 neighbours (steady pans cancel out, shake does not).
-    static func jitter(_ shifts: [SIMD2<Double>]) -> Double {
+    public static func jitter(_ shifts: [SIMD2<Double>]) -> Double {
         guard shifts.count > 7 else { return 0 }
         var total = 0.0
         var count = 0

@@ -1,13 +1,13 @@
-@testable import AIBudsStabilization
+import AIBudsStabilization
 import Foundation
 
 /// Writes the `.gcsv` and lens-profile JSON that match a synthetic clip, from the issue's
 /// definitions directly (not through the parser's own mapping code).
-enum SyntheticSidecars {
+public enum SyntheticSidecars {
     /// The `.gcsv` text for `motion` over `seconds` at `rate` Hz, with `orientation` letters.
     /// Log frame: x up in the image, y to the image's left, z backward; the camera frame has x
     /// right, y down, z forward, so up = -y, left = -x, backward = -z.
-    static func gcsv(
+    public static func gcsv(
         _ motion: SyntheticMotion, seconds: Double, rate: Double = 500, orientation: String = "XYZ", readoutMs: Double? = nil
     ) -> String {
         let gscale = 0.0002, ascale = 1.0 / 4096, tscale = 0.0001
@@ -38,7 +38,7 @@ enum SyntheticSidecars {
     }
 
     /// A Gyroflow lens profile for `lens` calibrated at `width` × `height`.
-    static func lensProfileJSON(_ profile: LensProfile) -> String {
+    public static func lensProfileJSON(_ profile: LensProfile) -> String {
         let k = profile.coefficients.map { "\($0)" }.joined(separator: ", ")
         let readout = profile.frameReadoutTime.map { "\($0 * 1000)" } ?? "null"
         return """

@@ -1,16 +1,22 @@
-@testable import AIBudsStabilization
+import AIBudsStabilization
 import Foundation
 
 /// A head-worn-like camera path with known ground truth: a slow pan about the world's vertical
 /// plus a shake of a few degrees at 3–8 Hz on all three axes.
-struct SyntheticMotion {
+public struct SyntheticMotion: Sendable {
     /// Pan speed in rad/s about the world's up axis.
-    var panRate = 0.08
+    public var panRate = 0.08
     /// Shake amplitude scale (1 = about 1.5° per axis).
-    var shake = 1.0
+    public var shake = 1.0
+
+    /// Creates a path.
+    public init(panRate: Double = 0.08, shake: Double = 1.0) {
+        self.panRate = panRate
+        self.shake = shake
+    }
 
     /// Camera-to-world orientation at `time` (camera frame: x right, y down, z forward; world y down).
-    func orientation(at time: Double) -> Quaternion {
+    public func orientation(at time: Double) -> Quaternion {
         let degree = Double.pi / 180
         let pan = Quaternion(rotationVector: SIMD3(0, -panRate * time, 0))
         let wobble = SIMD3(
@@ -21,7 +27,7 @@ struct SyntheticMotion {
     }
 
     /// The body-frame angular rate at `time` (rad/s), by central difference.
-    func bodyRate(at time: Double) -> SIMD3<Double> {
+    public func bodyRate(at time: Double) -> SIMD3<Double> {
         let h = 1e-5
         return (orientation(at: time - h).conjugate * orientation(at: time + h)).rotationVector / (2 * h)
     }

@@ -1,11 +1,20 @@
-@testable import AIBudsStabilization
+import AIBudsStabilization
 import CFFmpeg
 import Foundation
 
-/// Encodes and decodes small test videos with FFmpeg's libraries directly (libx264, gray chroma).
-enum TestVideoFiles {
+/// Encodes and decodes test videos with FFmpeg's libraries directly (libx264, gray chroma).
+public enum SyntheticVideoFiles {
     /// Writes luma frames (`width` × `height` bytes each) as an H.264 MP4 at `fps`.
-    static func writeH264(_ frames: [[UInt8]], width: Int, height: Int, fps: Int, to url: URL) throws {
+    public static func writeH264(_ frames: [[UInt8]], width: Int, height: Int, fps: Int, to url: URL) throws {
+        try writeH264(frameCount: frames.count, width: width, height: height, fps: fps, to: url) { frames[$0] }
+    }
+
+    /// Writes `frameCount` luma frames made one at a time by `frame` (so a long clip never sits in
+    /// memory) as an H.264 MP4 at `fps`, CRF 10 with x264's `ultrafast` preset (`crf`/`preset` to change).
+    public static func writeH264(
+        frameCount: Int, width: Int, height: Int, fps: Int, to url: URL, crf: Int = 10, preset: String = "ultrafast",
+        frame makeFrame: (Int) -> [UInt8]
+    ) throws {
         var context: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&context, nil, nil, url.path) >= 0, let context,
             let codec = avcodec_find_encoder_by_name("libx264"), let encoder = avcodec_alloc_context3(codec),
@@ -27,8 +36,8 @@ enum TestVideoFiles {
         encoder.pointee.time_base = AVRational(num: 1, den: Int32(fps))
         encoder.pointee.framerate = AVRational(num: Int32(fps), den: 1)
         encoder.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
-        av_opt_set(encoder.pointee.priv_data, "preset", "ultrafast", 0)
-        av_opt_set(encoder.pointee.priv_data, "crf", "10", 0)
+        av_opt_set(encoder.pointee.priv_data, "preset", preset, 0)
+        av_opt_set(encoder.pointee.priv_data, "crf", String(crf), 0)
         try FFmpegError.check(avcodec_open2(encoder, codec, nil), "open")
         try FFmpegError.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder), "params")
         stream.pointee.time_base = encoder.pointee.time_base
@@ -45,7 +54,8 @@ enum TestVideoFiles {
                 try FFmpegError.check(av_interleaved_write_frame(context, packet), "write")
             }
         }
-        for (index, luma) in frames.enumerated() {
+        for index in 0..<frameCount {
+            let luma = makeFrame(index)
             try FFmpegError.check(av_frame_make_writable(frame), "writable")
             let planes = FramePlanes(frame)
             for row in 0..<height {
@@ -65,24 +75,32 @@ enum TestVideoFiles {
     }
 
     /// Every frame's luma plane (`width` × `height` bytes) of the first video stream.
-    static func decodeLuma(_ url: URL) throws -> (frames: [[UInt8]], width: Int, height: Int) {
+    public static func decodeLuma(_ url: URL) throws -> (frames: [[UInt8]], width: Int, height: Int) {
         var frames: [[UInt8]] = []
         var size = (0, 0)
+        try forEachLuma(url) { plane, width, height in
+            size = (width, height)
+            frames.append(plane)
+        }
+        return (frames, size.0, size.1)
+    }
+
+    /// Hands each frame's luma plane (`width` × `height` bytes, packed) to `body`, one at a time.
+    public static func forEachLuma(_ url: URL, _ body: ([UInt8], Int, Int) throws -> Void) throws {
         try VideoFrameReader.forEachFrame(url) { _, planes in
             let y = planes[0]
-            size = (y.width, y.height)
             var plane = [UInt8](repeating: 0, count: y.width * y.height)
             plane.withUnsafeMutableBufferPointer { buffer in
                 for row in 0..<y.height { (buffer.baseAddress! + row * y.width).update(from: y.base + row * y.stride, count: y.width) }
             }
-            frames.append(plane)
+            try body(plane, y.width, y.height)
         }
-        return (frames, size.0, size.1)
     }
 }
 
 /// The plane pointers of a YUV 4:2:0 AVFrame.
 struct FramePlanes {
+    /// The planes of `frame`.
     let y: UnsafeMutablePointer<UInt8>, u: UnsafeMutablePointer<UInt8>, v: UnsafeMutablePointer<UInt8>
     let yStride: Int, uStride: Int, vStride: Int
 
