@@ -24,3 +24,6 @@ fi
 if [ -x scripts/smpmgr-venv.sh ]; then
   scripts/smpmgr-venv.sh
 fi
+if [ -x scripts/vqf-venv.sh ]; then
+  scripts/vqf-venv.sh
+fi
