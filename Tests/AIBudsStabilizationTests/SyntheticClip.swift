@@ -22,16 +22,16 @@ struct SyntheticClip {
     /// letters) and lens profile; with `audio`, adds a sine AAC track with the `ffmpeg` program.
     static func make(
         name: String, seconds: Double = 2, fps: Int = 30, motion: SyntheticMotion = SyntheticMotion(), orientation: String = "yXz",
-        audio: Bool = false
+        audio: Bool = false, profile: LensProfile = SyntheticClip.profile
     ) async throws -> SyntheticClip {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-stab-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let width = 320, height = 240
         let count = Int(seconds * Double(fps))
-        let profile = Self.profile
         let silent = folder.appendingPathComponent(audio ? "silent.mp4" : "clip.mp4")
         try await onOwnThread {
-            let renderer = SyntheticRenderer(width: width, height: height, lens: profile.lens(width: width, height: height), readoutTime: 0.015)
+            let renderer = SyntheticRenderer(
+                width: width, height: height, lens: profile.lens(width: width, height: height), readoutTime: profile.frameReadoutTime ?? 0)
             let frames = (0..<count).map { renderer.render(motion, at: Double($0) / Double(fps)) }
             try SyntheticVideoFiles.writeH264(frames, width: width, height: height, fps: fps, to: silent)
         }
@@ -45,7 +45,7 @@ struct SyntheticClip {
             guard result.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: result.err]) }
         }
         let gcsv = folder.appendingPathComponent("clip.mp4.gcsv")
-        try writeTestFile(Array(SyntheticSidecars.gcsv(motion, seconds: seconds + 0.1, orientation: orientation, readoutMs: 15).utf8), to: gcsv)
+        try writeTestFile(Array(SyntheticSidecars.gcsv(motion, seconds: seconds + 0.1, orientation: orientation, readoutMs: (profile.frameReadoutTime ?? 0) * 1000).utf8), to: gcsv)
         let lens = folder.appendingPathComponent("lens.json")
         try writeTestFile(Array(SyntheticSidecars.lensProfileJSON(profile).utf8), to: lens)
         return SyntheticClip(folder: folder, video: video, gcsv: gcsv, lensJSON: lens, profile: profile, motion: motion, frames: count)
