@@ -43,6 +43,7 @@ let package = Package(
             name: "aibuds",
             dependencies: [
                 "AIBuds", "AIBudsSMP", "AIBudsWire", "AIBudsEmulator", "AIBudsAllInOne", "TopStepComKit", "AIBudsStabilization",
+                "AIBudsSyntheticVideo",
             ],
             linkerSettings: [
                 .unsafeFlags(

@@ -15,6 +15,7 @@ public enum SyntheticVideoFiles {
         frameCount: Int, width: Int, height: Int, fps: Int, to url: URL, crf: Int = 10, preset: String = "ultrafast",
         frame makeFrame: (Int) -> [UInt8]
     ) throws {
+        av_log_set_level(AV_LOG_ERROR)
         var context: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&context, nil, nil, url.path) >= 0, let context,
             let codec = avcodec_find_encoder_by_name("libx264"), let encoder = avcodec_alloc_context3(codec),

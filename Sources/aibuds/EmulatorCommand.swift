@@ -1,5 +1,6 @@
 import AIBudsEmulator
 import AIBudsLog
+import AIBudsSyntheticVideo
 import Foundation
 
 /// `aibuds emulator`: runs one emulated device until SIGINT or SIGTERM.
@@ -10,7 +11,7 @@ struct EmulatorCommand: CLICommand {
         usage: aibuds emulator [--profile glasses|earbuds|watch] [--listen HOST:PORT] [--name NAME]
                                [--media DIR | --manifest FILE] [--state DIR] [--link ble|wifi|unlimited]
                                [--fault SPEC]... [--record-every SECONDS] [--hotspot-open [--token T]]
-                               [--no-list-digests]
+                               [--no-list-digests] [--rendered-videos N]
 
         Runs one device until SIGINT or SIGTERM (then exits 0). Once ready it prints exactly one
         line, 'listening on udp://HOST:PORT', and announces itself for scanners on this host.
@@ -34,11 +35,15 @@ struct EmulatorCommand: CLICommand {
           --token T          the data plane's bearer token (with --hotspot-open)
           --no-list-digests  the media list carries no SHA-256 (clients then ask for each
                              file's hash), as a device that does not hash its files ahead
+          --rendered-videos N  serve N real H.264 videos (4 s, 640x360) rendered with known
+                             head-worn motion, each with its matching .gcsv, through the glasses'
+                             built-in lens profile (instead of --media or --manifest)
           --verbose          log to standard error
         """
 
     let configuration: EmulatorConfiguration
     let verbose: Bool
+    let renderedVideos: Int?
 
     init(_ arguments: inout Arguments) throws {
         let profile = try arguments.option("--profile")
@@ -54,6 +59,11 @@ struct EmulatorCommand: CLICommand {
         let token = try arguments.option("--token")
         let noListDigests = arguments.flag("--no-list-digests")
         verbose = arguments.flag("--verbose")
+        renderedVideos = try arguments.number("--rendered-videos")
+        if let renderedVideos {
+            guard (1...20).contains(renderedVideos) else { throw CommandFailure.usage("--rendered-videos takes 1 to 20") }
+            guard media == nil && manifest == nil else { throw CommandFailure.usage("give --rendered-videos, --media or --manifest, not two") }
+        }
         do {
             configuration = try EmulatorConfiguration(
                 profile: profile, listen: listen, name: name, media: media, manifest: manifest, state: state,
@@ -65,6 +75,19 @@ struct EmulatorCommand: CLICommand {
     }
 
     func run() async throws -> ExitCode {
+        var configuration = configuration
+        var renderedFolder: URL?
+        if let renderedVideos {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-rendered-\(ProcessInfo.processInfo.processIdentifier)")
+            do {
+                try RenderedVideoLibrary.render(into: folder, count: renderedVideos)
+            } catch {
+                throw CommandFailure.failure("cannot render the videos: \(error)")
+            }
+            configuration.mediaFolder = folder
+            renderedFolder = folder
+        }
+        defer { if let renderedFolder { try? FileManager.default.removeItem(at: renderedFolder) } }
         let logger: any LogService = verbose
             ? FanOutLogService(minimumLevel: .debug, destinations: [ConsoleLogDestination()]) : NullLogService()
         let emulator: Emulator
