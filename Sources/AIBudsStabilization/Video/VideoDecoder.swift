@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 
 /// A libavcodec decoder for the input's video stream, on FFmpeg's own threads.
 final class VideoDecoder {
@@ -10,7 +11,8 @@ final class VideoDecoder {
         var owned: UnsafeMutablePointer<AVCodecContext>? = context
         do throws(FFmpegError) {
             try FFmpegError.check(avcodec_parameters_to_context(context, input.videoStream.pointee.codecpar), "avcodec_parameters_to_context")
-            context.pointee.thread_count = 0
+            // One decoding thread per core (FFmpeg's automatic choice adds one, and each holds frames).
+            context.pointee.thread_count = Int32(max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)))
             context.pointee.pkt_timebase = input.videoStream.pointee.time_base
             try FFmpegError.check(avcodec_open2(context, input.decoder, nil), "avcodec_open2(decoder)")
         } catch {

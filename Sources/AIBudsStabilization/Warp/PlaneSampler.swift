@@ -60,6 +60,13 @@ enum PlaneSampler {
         _ source: PlaneBuffer, into output: UnsafeMutablePointer<UInt8>, from start: Int, to end: Int, startX: Float, startY: Float,
         stepX: Float, stepY: Float, maxX: Float, maxY: Float, fill: UInt8
     ) {
+        // Runs wholly inside the frame (nearly all of them) take the fixed-point path.
+        let lastOffset = Float(end - start - 1)
+        let endX = startX + stepX * lastOffset, endY = startY + stepY * lastOffset
+        if min(startX, endX) >= 0, max(startX, endX) < maxX - 0.01, min(startY, endY) >= 0, max(startY, endY) < maxY - 0.01 {
+            sampleInterior(source, into: output, from: start, to: end, startX: startX, startY: startY, stepX: stepX, stepY: stepY)
+            return
+        }
         let ramp = Lanes(0, 1, 2, 3, 4, 5, 6, 7)
         var x = start
         var offset: Float = 0
@@ -91,6 +98,26 @@ enum PlaneSampler {
             }
             x += 8
             offset += 8
+        }
+    }
+
+    /// Bilinear sampling in 16.16 fixed point for a run whose every tap lies inside the plane.
+    @inline(__always)
+    private static func sampleInterior(
+        _ source: PlaneBuffer, into output: UnsafeMutablePointer<UInt8>, from start: Int, to end: Int, startX: Float, startY: Float,
+        stepX: Float, stepY: Float
+    ) {
+        var fx = Int32(startX * 65536), fy = Int32(startY * 65536)
+        let dx = Int32(stepX * 65536), dy = Int32(stepY * 65536)
+        let stride = source.stride
+        for x in start..<end {
+            let pointer = source.base + Int(fy >> 16) * stride + Int(fx >> 16)
+            let wx = (fx >> 8) & 0xFF, wy = (fy >> 8) & 0xFF
+            let top = Int32(pointer[0]) &* (256 &- wx) &+ Int32(pointer[1]) &* wx
+            let bottom = Int32(pointer[stride]) &* (256 &- wx) &+ Int32(pointer[stride + 1]) &* wx
+            output[x] = UInt8(truncatingIfNeeded: (top &* (256 &- wy) &+ bottom &* wy &+ 32768) >> 16)
+            fx &+= dx
+            fy &+= dy
         }
     }
 }
