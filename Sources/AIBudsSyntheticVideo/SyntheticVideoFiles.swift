@@ -10,15 +10,16 @@ public enum SyntheticVideoFiles {
     }
 
     /// Writes `frameCount` luma frames made one at a time by `frame` (so a long clip never sits in
-    /// memory) as an H.264 MP4 at `fps`, CRF 10 with x264's `ultrafast` preset (`crf`/`preset` to change).
+    /// memory) as an H.264 MP4 at `fps`, CRF 10 with x264's `ultrafast` preset (`crf`/`preset` to
+    /// change; `encoder` `libx265` writes HEVC instead).
     public static func writeH264(
         frameCount: Int, width: Int, height: Int, fps: Int, to url: URL, crf: Int = 10, preset: String = "ultrafast",
-        frame makeFrame: (Int) -> [UInt8]
+        encoder encoderName: String = "libx264", frame makeFrame: (Int) -> [UInt8]
     ) throws {
         av_log_set_level(AV_LOG_ERROR)
         var context: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&context, nil, nil, url.path) >= 0, let context,
-            let codec = avcodec_find_encoder_by_name("libx264"), let encoder = avcodec_alloc_context3(codec),
+            let codec = avcodec_find_encoder_by_name(encoderName), let encoder = avcodec_alloc_context3(codec),
             let stream = avformat_new_stream(context, nil), let frame = av_frame_alloc(), let packet = av_packet_alloc()
         else { throw FFmpegError("test writer", reason: "setup failed") }
         var encoderPointer: UnsafeMutablePointer<AVCodecContext>? = encoder
@@ -39,6 +40,9 @@ public enum SyntheticVideoFiles {
         encoder.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
         av_opt_set(encoder.pointee.priv_data, "preset", preset, 0)
         av_opt_set(encoder.pointee.priv_data, "crf", String(crf), 0)
+        if encoderName == "libx265" {
+            av_opt_set(encoder.pointee.priv_data, "x265-params", "log-level=error", 0)
+        }
         try FFmpegError.check(avcodec_open2(encoder, codec, nil), "open")
         try FFmpegError.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder), "params")
         stream.pointee.time_base = encoder.pointee.time_base

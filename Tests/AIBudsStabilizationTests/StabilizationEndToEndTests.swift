@@ -50,4 +50,20 @@ struct StabilizationEndToEndTests {
         #expect(try VideoProbe.probe(output).audioStreamCount == 1)
         #expect(try VideoProbe.probe(output).frameTimes == VideoProbe.probe(clip.video).frameTimes)
     }
+
+    @Test("HEVC in, HEVC out (libx265), steadier, every frame kept")
+    func hevcStaysHEVC() async throws {
+        let clip = try await SyntheticClip.make(name: "hevc", seconds: 1, encoder: "libx265")
+        defer { clip.remove() }
+        #expect(try VideoProbe.probe(clip.video).isHEVC)
+        let output = clip.folder.appendingPathComponent("clip.stabilized.mp4")
+        let log = try GyroLogParser.parse(contentsOf: clip.gcsv)
+        _ = try await onOwnThread { try GyroStabilizer().stabilize(input: clip.video, log: log, profile: clip.profile, output: output) }
+        let info = try VideoProbe.probe(output)
+        #expect(info.isHEVC && info.frameTimes.count == clip.frames)
+        let before = GlobalMotionEstimator.jitter(try await Self.measure(clip.video).shifts)
+        let after = GlobalMotionEstimator.jitter(try await Self.measure(output).shifts)
+        print("stabilization hevc: jitter \(before) px -> \(after) px")
+        #expect(after < before * 0.25)
+    }
 }

@@ -22,7 +22,7 @@ struct SyntheticClip {
     /// letters) and lens profile; with `audio`, adds a sine AAC track with the `ffmpeg` program.
     static func make(
         name: String, seconds: Double = 2, fps: Int = 30, motion: SyntheticMotion = SyntheticMotion(), orientation: String = "yXz",
-        audio: Bool = false, profile: LensProfile = SyntheticClip.profile
+        audio: Bool = false, profile: LensProfile = SyntheticClip.profile, encoder: String = "libx264"
     ) async throws -> SyntheticClip {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-stab-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -32,8 +32,9 @@ struct SyntheticClip {
         try await onOwnThread {
             let renderer = SyntheticRenderer(
                 width: width, height: height, lens: profile.lens(width: width, height: height), readoutTime: profile.frameReadoutTime ?? 0)
-            let frames = (0..<count).map { renderer.render(motion, at: Double($0) / Double(fps)) }
-            try SyntheticVideoFiles.writeH264(frames, width: width, height: height, fps: fps, to: silent)
+            try SyntheticVideoFiles.writeH264(frameCount: count, width: width, height: height, fps: fps, to: silent, encoder: encoder) {
+                renderer.render(motion, at: Double($0) / Double(fps))
+            }
         }
         var video = silent
         if audio {

@@ -19,7 +19,7 @@ final class FramePool {
         self.output = output
         self.width = Int32(width)
         self.height = Int32(height)
-        for frame in [converted, output] {
+        for frame in [output] {
             frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
             frame.pointee.width = self.width
             frame.pointee.height = self.height
@@ -39,6 +39,13 @@ final class FramePool {
             scaler, frame.pointee.width, frame.pointee.height, AVPixelFormat(rawValue: format), width, height, AV_PIX_FMT_YUV420P,
             SWS_BILINEAR, nil, nil, nil)
         guard let scaler else { throw FFmpegError("sws_getCachedContext", reason: "cannot convert pixel format \(format)") }
+        if converted.pointee.data.0 == nil {
+            // Allocated on first use: most videos decode to 4:2:0 already.
+            converted.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+            converted.pointee.width = width
+            converted.pointee.height = height
+            try FFmpegError.check(av_frame_get_buffer(converted, 0), "av_frame_get_buffer")
+        }
         try FFmpegError.check(av_frame_make_writable(converted), "av_frame_make_writable")
         let result = withUnsafePointer(to: &frame.pointee.data) { source in
             withUnsafePointer(to: &frame.pointee.linesize) { sourceStride in
