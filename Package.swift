@@ -6,7 +6,7 @@ import PackageDescription
 let libraries = [
     "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
     "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus", "AIBudsBlueZ",
-    "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
+    "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
 ]
 
 let package = Package(
@@ -48,10 +48,19 @@ let package = Package(
         .target(name: "AIBudsBlueZ", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus",
         ]),
-        .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsBlueZ"]),
+        .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsStabilization", "AIBudsBlueZ"]),
         .target(name: "AIBudsTestKit", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBuds", "AIBudsEmulator",
         ]),
+        // FFmpeg's libraries from Debian (libavformat-dev, libavcodec-dev, libswscale-dev, libavutil-dev).
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        .target(name: "AIBudsStabilization", dependencies: ["AIBudsFoundation", "AIBuds", "CFFmpeg"]),
+        // Rendered clips with known camera motion, their sidecars, and an independent motion
+        // estimate: for the stabilization tests, the benchmark and the emulator's videos.
+        .target(name: "AIBudsSyntheticVideo", dependencies: ["AIBudsStabilization", "CFFmpeg"]),
+        .executableTarget(name: "aibuds-bench-stabilize", dependencies: ["AIBudsStabilization", "AIBudsSyntheticVideo"]),
         // Release builds link the Swift runtime and Foundation statically: the command starts in
         // about 4 ms instead of 7 (no symbol binding across a dozen shared libraries). The
         // toolchain's lld links them (gold warns about glibc's mktemp inside static Foundation).
@@ -60,6 +69,7 @@ let package = Package(
             dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
             "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
+            "AIBudsStabilization", "AIBudsSyntheticVideo",
         ],
             linkerSettings: [
                 .unsafeFlags(
@@ -77,6 +87,9 @@ let package = Package(
             "AIBudsEmulator",
         ]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
+        .testTarget(name: "AIBudsStabilizationTests", dependencies: [
+            "AIBudsFoundation", "AIBuds", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsSyntheticVideo",
+        ]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsDigestTests", dependencies: ["AIBudsDigest"]),
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire"]),
@@ -94,7 +107,7 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsBlueZTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
-            "AIBudsSMP", "AIBudsEmulator", "AIBudsTestKit", "AIBudsBlueZ", "AIBudsDBus",
+            "AIBudsSMP", "AIBudsEmulator", "AIBudsTestKit", "AIBudsDBus", "AIBudsBlueZ",
         ]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: [
             "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",

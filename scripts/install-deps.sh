@@ -2,7 +2,8 @@
 # Installs what the build and the tests need and the toolchain does not bring: Debian packages
 # (libcrypto headers, curl for the interop tests and benchmarks; libdbus-1 headers for the BlueZ
 # plugin, dbus-daemon for the private buses of the BlueZ tests, python3-dbusmock for its bluez5
-# template) and the smpmgr venv.
+# template; FFmpeg's libraries for video stabilization and the ffmpeg program its tests and
+# benchmark use) and the Python venvs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +13,11 @@ command -v curl >/dev/null || missing+=(curl)
 [ -f /usr/include/dbus-1.0/dbus/dbus.h ] || missing+=(libdbus-1-dev)
 [ -x /usr/bin/dbus-daemon ] || missing+=(dbus-daemon)
 /usr/bin/python3 -c 'import dbusmock' 2>/dev/null || missing+=(python3-dbusmock)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+for lib in libavformat libavcodec libswscale libavutil; do
+  pkg-config --exists "$lib" 2>/dev/null || missing+=("$lib-dev")
+done
+command -v ffmpeg >/dev/null || missing+=(ffmpeg)
 if ((${#missing[@]})); then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
@@ -22,4 +28,7 @@ if ((${#missing[@]})); then
 fi
 if [ -x scripts/smpmgr-venv.sh ]; then
   scripts/smpmgr-venv.sh
+fi
+if [ -x scripts/vqf-venv.sh ]; then
+  scripts/vqf-venv.sh
 fi

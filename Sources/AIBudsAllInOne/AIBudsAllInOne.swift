@@ -1,6 +1,7 @@
 import AIBuds
 import AIBudsBlueZ
 import AIBudsSMP
+import AIBudsStabilization
 
 /// One call that initializes the SDK with its default plugins.
 public enum AIBudsAllInOne {
@@ -10,10 +11,22 @@ public enum AIBudsAllInOne {
         [SMPConnectSDK(), BlueZConnectSDK()]
     }
 
-    /// Initializes `AIBudsSDK` with the default plugins; `false` (with the reason logged) when the SDK
-    /// is already initialized.
+    /// The default video stabilization plugin: gyro EIS with the AIBuds glasses' lens profile.
+    public static func defaultVideoStabilizationPlugin() -> any VideoStabilizationPlugin {
+        GyroStabilizationPlugin()
+    }
+
+    /// Initializes `AIBudsSDK` with the default plugins and, unless the app registered one already,
+    /// the default video stabilization plugin (replace it with
+    /// `AIBudsSDK.setVideoStabilizationPlugin(_:)`, or switch stabilization off with
+    /// `AIBudsSDK.isVideoStabilizationDisabled`); `false` (with the reason logged) when the SDK is
+    /// already initialized.
     @discardableResult
     public static func initialize(configuration: SDKConfiguration? = nil, delegate: (any SDKDelegate)? = nil) -> Bool {
-        AIBudsSDK.initialize(defaultPlugins(), configuration: configuration, delegate: delegate)
+        let initialized = AIBudsSDK.initialize(defaultPlugins(), configuration: configuration, delegate: delegate)
+        if initialized && VideoStabilizationRegistry.shared.plugin == nil {
+            AIBudsSDK.setVideoStabilizationPlugin(defaultVideoStabilizationPlugin())
+        }
+        return initialized
     }
 }

@@ -9,6 +9,7 @@ let registeredCommands: [any CLICommand.Type] = [
     MediaListCommand.self,
     MediaImportCommand.self,
     MediaDeleteCommand.self,
+    StabilizeCommand.self,
     RecordingsListCommand.self,
     RecordingsDownloadCommand.self,
     RecordingsDeleteCommand.self,

@@ -1,5 +1,6 @@
 import AIBudsEmulator
 import AIBudsLog
+import AIBudsSyntheticVideo
 import Foundation
 
 /// `aibuds emulator`: runs one emulated device until SIGINT or SIGTERM.
@@ -11,6 +12,7 @@ struct EmulatorCommand: CLICommand {
                                [--media DIR | --manifest FILE] [--state DIR] [--link ble|wifi|unlimited]
                                [--fault SPEC]... [--record-every SECONDS] [--hotspot-open [--token T]]
                                [--no-list-digests] [--transport udp|bluez [--bus ADDRESS]]
+                               [--rendered-videos N]
 
         Runs one device until SIGINT or SIGTERM (then exits 0). Once ready it prints exactly one
         line, 'listening on udp://HOST:PORT', and announces itself for scanners on this host.
@@ -38,6 +40,9 @@ struct EmulatorCommand: CLICommand {
                              BlueZ's D-Bus API registered as org.bluez on --bus (docs/emulator.md);
                              prints 'bluez on ADDRESS device MAC' instead and writes no announcement
           --bus ADDRESS      the D-Bus bus for --transport bluez (default: DBUS_SYSTEM_BUS_ADDRESS)
+          --rendered-videos N  serve N real H.264 videos (4 s, 640x360) rendered with known
+                             head-worn motion, each with its matching .gcsv, through the glasses'
+                             built-in lens profile (instead of --media or --manifest)
           --verbose          log to standard error
         """
 
@@ -45,6 +50,8 @@ struct EmulatorCommand: CLICommand {
     let verbose: Bool
     /// The bus of `--transport bluez`, nil for UDP.
     let bluezBus: String?
+    /// How many rendered H.264 videos with six-axis data to serve, nil for none.
+    let renderedVideos: Int?
 
     init(_ arguments: inout Arguments) throws {
         let profile = try arguments.option("--profile")
@@ -75,6 +82,11 @@ struct EmulatorCommand: CLICommand {
         default:
             throw CommandFailure.usage("--transport must be udp or bluez, not '\(transport)'")
         }
+        renderedVideos = try arguments.number("--rendered-videos")
+        if let renderedVideos {
+            guard (1...20).contains(renderedVideos) else { throw CommandFailure.usage("--rendered-videos takes 1 to 20") }
+            guard media == nil && manifest == nil else { throw CommandFailure.usage("give --rendered-videos, --media or --manifest, not two") }
+        }
         do {
             configuration = try EmulatorConfiguration(
                 profile: profile, listen: listen, name: name, media: media, manifest: manifest, state: state,
@@ -86,6 +98,19 @@ struct EmulatorCommand: CLICommand {
     }
 
     func run() async throws -> ExitCode {
+        var configuration = configuration
+        var renderedFolder: URL?
+        if let renderedVideos {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-rendered-\(ProcessInfo.processInfo.processIdentifier)")
+            do {
+                try RenderedVideoLibrary.render(into: folder, count: renderedVideos)
+            } catch {
+                throw CommandFailure.failure("cannot render the videos: \(error)")
+            }
+            configuration.mediaFolder = folder
+            renderedFolder = folder
+        }
+        defer { if let renderedFolder { try? FileManager.default.removeItem(at: renderedFolder) } }
         let logger: any LogService = verbose
             ? FanOutLogService(minimumLevel: .debug, destinations: [ConsoleLogDestination()]) : NullLogService()
         if let bluezBus { return try await runBlueZ(bus: bluezBus, logger: logger) }

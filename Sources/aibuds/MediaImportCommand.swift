@@ -10,14 +10,16 @@ struct MediaImportCommand: CLICommand {
     static let abstract = "Import media files from a device (fast, resumable, verified)."
     static let help = """
         usage: aibuds media import --device D --to DIR [--all | NAME...] [--new] [--jobs N]
-                                   [--delete-after] [--json]
+                                   [--delete-after] [--no-stabilize] [--json]
 
         Prepares the device's hotspot, lists its media and downloads the chosen files into DIR.
         Every file is checked against the device's size and SHA-256 before it appears in DIR;
-        existing files are never overwritten. Ctrl-C cancels cleanly (a second one stops at
-        once); running the same command again resumes where it stopped, also after a crash or
-        kill -9. A second import into the same DIR waits until the first has ended. A failed
-        write of DIR's import ledger is an error (exit 1), although the files are imported.
+        existing files are never overwritten. Videos with six-axis data are then stabilized: the
+        stabilized copy is written beside the original as NAME.stabilized.EXT. Ctrl-C cancels
+        cleanly (a second one stops at once); running the same command again resumes where it
+        stopped, also after a crash or kill -9. A second import into the same DIR waits until the
+        first has ended. A failed write of DIR's import ledger is an error (exit 1), although the
+        files are imported.
 
         options:
           --device D       the device: udp://HOST:PORT, or a name or MAC address from 'aibuds scan'
@@ -27,6 +29,7 @@ struct MediaImportCommand: CLICommand {
           --new            only files not imported before (by DIR's import ledger)
           --jobs N         files downloaded at once (default \(MediaImportOptions().maximumConcurrentTransfers), 1 to 64)
           --delete-after   delete each imported and verified file from the device
+          --no-stabilize   keep videos as recorded (no stabilized copies)
           --json           print one JSON document (files, bytes fetched, errors) instead of progress
         """
 
@@ -37,6 +40,7 @@ struct MediaImportCommand: CLICommand {
     var onlyNew: Bool
     var jobs: Int
     var deleteAfter: Bool
+    var noStabilize: Bool
     var json: Bool
 
     init(_ arguments: inout Arguments) throws {
@@ -46,6 +50,7 @@ struct MediaImportCommand: CLICommand {
         onlyNew = arguments.flag("--new")
         jobs = try arguments.number("--jobs") ?? MediaImportOptions().maximumConcurrentTransfers
         deleteAfter = arguments.flag("--delete-after")
+        noStabilize = arguments.flag("--no-stabilize")
         json = arguments.flag("--json")
         names = try arguments.positionals()
     }
@@ -61,6 +66,7 @@ struct MediaImportCommand: CLICommand {
     func run() async throws -> ExitCode {
         let clock = ContinuousClock()
         let started = clock.now
+        if noStabilize { AIBudsSDK.isVideoStabilizationDisabled = true }
         // One import at a time into a folder: a second one waits here, before it touches the
         // device (its transfer session would end the first one's), then finds what the first imported.
         let folder = URL(fileURLWithPath: destination).standardizedFileURL

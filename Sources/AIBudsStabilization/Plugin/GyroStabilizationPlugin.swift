@@ -1,0 +1,35 @@
+import AIBuds
+import AIBudsFoundation
+import Foundation
+
+/// The built-in ``VideoStabilizationPlugin``: gyro-based electronic image stabilization of each
+/// imported video from its `.gcsv` sidecar and the camera's lens profile (see ``GyroStabilizer``).
+public final class GyroStabilizationPlugin: VideoStabilizationPlugin {
+    /// `gyro-eis`.
+    public let name = "gyro-eis"
+    /// The lens profile used for every video.
+    public let lensProfile: LensProfile
+    /// The stabilization settings.
+    public let settings: StabilizationSettings
+
+    /// Creates the plugin for a camera with `lensProfile` (by default the AIBuds glasses' lens).
+    public init(lensProfile: LensProfile = .aibudsGlasses, settings: StabilizationSettings = StabilizationSettings()) {
+        self.lensProfile = lensProfile
+        self.settings = settings
+    }
+
+    /// Parses the job's six-axis log, then stabilizes on a thread of its own; throws a
+    /// ``GyroLogError`` for a bad or missing log and `CancellationError` within a frame of a cancel.
+    public func stabilize(_ job: VideoStabilizationJob, progress: @escaping @Sendable (Double) -> Void) async throws {
+        guard let logURL = job.sixAxisDataURL else {
+            throw GyroLogError(.notAGyroLog, line: 0, "the device's six-axis data for \(job.sourceURL.lastPathComponent) was not downloaded")
+        }
+        let profile = lensProfile
+        let stabilizer = GyroStabilizer(settings: settings)
+        try await DedicatedThread.run(name: "aibuds.stabilize") { shouldStop in
+            let log = try GyroLogParser.parse(contentsOf: logURL)
+            try stabilizer.stabilize(
+                input: job.sourceURL, log: log, profile: profile, output: job.outputURL, shouldStop: shouldStop, progress: progress)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Stabilizes one video file with its six-axis log and lens profile: plan, then one decode–warp–
+/// encode pass. Synchronous and CPU-bound: call it off Swift's cooperative pool (the plugin and the
+/// command run it on a thread of its own).
+public struct GyroStabilizer: Sendable {
+    /// The settings.
+    public var settings: StabilizationSettings
+
+    /// Creates a stabilizer.
+    public init(settings: StabilizationSettings = StabilizationSettings()) {
+        self.settings = settings
+    }
+
+    /// What a run measured.
+    public struct Report: Sendable {
+        /// Frames written (as many as were decoded).
+        public var frames: Int
+        /// The smallest and largest zoom used.
+        public var zoomRange: ClosedRange<Double>
+    }
+
+    /// Writes the stabilized `input` to `output` (removed again on failure). `shouldStop` is
+    /// polled every frame (then `CancellationError` is thrown); `progress` hears 0.0–1.0.
+    @discardableResult
+    public func stabilize(
+        input: URL, log: GyroLog, profile: LensProfile, output: URL, shouldStop: () -> Bool = { false },
+        progress: (Double) -> Void = { _ in }
+    ) throws -> Report {
+        let info = try VideoProbe.probe(input)
+        if shouldStop() { throw CancellationError() }
+        let plan = StabilizationPlan(info: info, log: log, profile: profile, settings: settings)
+        progress(0.02)
+        let warper = FrameWarper()
+        let total = Double(max(1, info.frameTimes.count))
+        var frames = 0
+        do {
+            try VideoTranscoder(settings: settings.encoder).run(
+                input: input, output: output, shouldStop: shouldStop,
+                progress: { index in
+                    frames = index + 1
+                    progress(min(1, 0.02 + 0.98 * Double(index + 1) / total))
+                },
+                transform: { frame in
+                    let map = WarpMap(plan.correction(at: frame.time), width: plan.width, height: plan.height)
+                    warper.warp(map, source: frame.source, destination: frame.destination)
+                })
+        } catch {
+            try? FileManager.default.removeItem(at: output)
+            throw error
+        }
+        return Report(frames: frames, zoomRange: (plan.zooms.min() ?? 1)...(plan.zooms.max() ?? 1))
+    }
+}
