@@ -196,6 +196,35 @@ public final class EmulatedDevice: Sendable {
         }
     }
 
+    /// Runs `body` on the controls under the device's lock; each setting it reports changed (and
+    /// that the profile has) becomes an event, and the settings are saved when any did.
+    func withControls<R>(
+        _ body: (inout ControlState) throws(EmulatorError) -> (R, [String])
+    ) throws(EmulatorError) -> R {
+        let kind = profile.kind
+        let firmware = cameraFirmware
+        return try update { state throws(EmulatorError) -> R in
+            var controls = state.settings.controls ?? ControlState.defaults(for: kind)
+            let (result, changed) = try body(&controls)
+            state.settings.controls = controls
+            let supported = ControlState.settings(of: kind)
+            let reported = changed.filter(supported.contains)
+            for name in reported { state.events.append(name, controls.value(name, camera: firmware)) }
+            if !changed.isEmpty { try? state.settings.save(to: stateDirectory) }
+            return result
+        }
+    }
+
+    /// Runs `body` on the device's clock after `delay`.
+    func clockSchedule(after delay: Duration, _ body: @escaping @Sendable () -> Void) {
+        clock.schedule(after: delay, body)
+    }
+
+    /// Appends an event that reports something the wearer did (a key press, a wake word).
+    func appendEvent(_ kind: String, _ value: CBOR) {
+        _ = try? update { state throws(EmulatorError) in state.events.append(kind, value) }
+    }
+
     // MARK: - Power and session
 
     /// Whether the device answers requests (false after `power off`).
@@ -331,8 +360,15 @@ public final class EmulatedDevice: Sendable {
                 (DeviceEventKind.hotspotState, ["state": CBOR(integer: state.hotspotState.rawValue)]),
                 (DeviceEventKind.mediaChanged, ["generation": .unsigned(generation), "types": [1, 2, 3]]),
             ]
-            return (last, snapshot.map { DeviceEvent(seq: last, kind: $0.0, value: $0.1) })
+            let all = snapshot + controlSnapshot(state.settings.controls)
+            return (last, all.map { DeviceEvent(seq: last, kind: $0.0, value: $0.1) })
         }
+    }
+
+    private func controlSnapshot(_ controls: ControlState?) -> [(String, CBOR)] {
+        let controls = controls ?? ControlState.defaults(for: profile.kind)
+        let supported = ControlState.settings(of: profile.kind)
+        return DeviceSettingName.all.filter(supported.contains).map { ($0, controls.value($0, camera: cameraFirmware)) }
     }
 
     // MARK: - Hotspot and transfer mode

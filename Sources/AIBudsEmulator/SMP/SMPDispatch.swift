@@ -18,7 +18,7 @@ extension SMPRequestHandler {
             SMPGroupDescription(id: SMPGroupID.os, name: "os mgmt", handlers: 5),
             SMPGroupDescription(id: SMPGroupID.file, name: "fs mgmt", handlers: 5),
             SMPGroupDescription(id: SMPGroupID.enumeration, name: "enum mgmt", handlers: 4),
-            SMPGroupDescription(id: SMPGroupID.device, name: "device", handlers: 11),
+            SMPGroupDescription(id: SMPGroupID.device, name: "device", handlers: 13),
             SMPGroupDescription(id: SMPGroupID.media, name: "media", handlers: 4),
         ]
         if device.profile.hasHotspot {
@@ -256,6 +256,23 @@ extension SMPRequestHandler {
         case let find as DeviceFindRequest:
             device.setFinding(find.on)
             return .reply(SMPEmptyResponse())
+        case let read as DeviceSettingReadRequest:
+            do { return .reply(DeviceSettingResponse(name: read.name, value: try device.setting(read.name))) } catch {
+                return .failure(.project(group, error))
+            }
+        case let write as DeviceSettingWriteRequest:
+            do {
+                return .reply(DeviceSettingResponse(name: write.name, value: try device.writeSetting(write.name, write.value)))
+            } catch {
+                return .failure(.project(group, error))
+            }
+        case let action as DeviceActionRequest:
+            do {
+                let result = try device.performAction(action.name, action.args)
+                return .reply(DeviceActionResponse(setting: result.setting, value: result.value))
+            } catch {
+                return .failure(.project(group, error))
+            }
         default:
             return .failure(.smp(.notSupported))
         }
