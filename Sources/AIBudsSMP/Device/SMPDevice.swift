@@ -255,8 +255,8 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
 
     /// The longest video in seconds.
     public var maxVideoRecordDuration: NSNumber? { currentStatus.maxVideoRecordDuration.map { NSNumber(value: $0) } }
-    /// The camera module's firmware version; this link does not report one.
-    public var cameraFirmwareVersion: String? { nil }
+    /// The camera module's own firmware version (Device `setting` `camera`), read at initialization.
+    public var cameraFirmwareVersion: String? { currentStatus.cameraFirmwareVersion }
 
     /// Sets the longest video.
     public func setMaxVideoRecordDuration(_ seconds: NSNumber) async throws -> NSNumber? {
@@ -303,9 +303,11 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
     }
 }
 
-/// Earbuds over SMP: audio recording, find, work state.
+/// Earbuds over SMP: a true-wireless pair with audio controls (work mode, volume, equalizer, ANC,
+/// wear detection, TWS state, music control, key mapping), audio recording, find and work state.
 public final class SMPEarbudsDevice: SMPDevice, DeviceFindAPI, DeviceWorkStateAPI, DeviceAudioRecordingAPI,
-    @unchecked Sendable {}
+    DeviceWorkModeAPI, DeviceVolumeControlAPI, DeviceEqualizerAPI, DeviceANCAPI, DeviceWearDetectionAPI, DeviceTWSAPI,
+    DeviceMusicControlAPI, DevicePhysicalOperationsAPI, @unchecked Sendable {}
 
 /// A watch over SMP: audio recording, find, work state.
 public final class SMPWatchDevice: SMPDevice, DeviceFindAPI, DeviceWorkStateAPI, DeviceAudioRecordingAPI,

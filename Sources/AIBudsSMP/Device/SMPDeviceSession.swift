@@ -102,7 +102,23 @@ public final class SMPDeviceSession: DeviceSession {
         if let limit = try await videoLimit {
             result.append(.maxVideoRecordDuration(Int(clamping: limit.seconds)))
         }
-        return result
+        return result + (try await readControls(capabilities: capabilities))
+    }
+
+    /// Reads the setting of every control capability the device reported, all at once.
+    func readControls(capabilities: Set<DeviceCapability>) async throws -> [DeviceStateEvent] {
+        let names = SMPControlMapping.settingOfCapability.filter { capabilities.contains($0.0) }.map(\.1)
+        return try await withThrowingTaskGroup(of: (Int, DeviceStateEvent?).self) { group in
+            for (index, name) in names.enumerated() {
+                group.addTask {
+                    let response = try await self.request(DeviceSettingReadRequest(name: name))
+                    return (index, SMPControlMapping.event(name, response.value))
+                }
+            }
+            var events = [DeviceStateEvent?](repeating: nil, count: names.count)
+            for try await (index, event) in group { events[index] = event }
+            return events.compactMap { $0 }
+        }
     }
 
     /// Long-polls Device `events` from the last event number seen.
@@ -157,7 +173,7 @@ public final class SMPDeviceSession: DeviceSession {
             guard let value = try? decoder.decode(MediaChangedResponse.self, from: event.value) else { return nil }
             return .mediaChanged(generation: value.generation, types: value.types.map(MediaFileType.init(lenientRawValue:)))
         default:
-            return nil
+            return SMPControlMapping.event(event.kind, event.value)
         }
     }
 }

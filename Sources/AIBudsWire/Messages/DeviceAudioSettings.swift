@@ -56,7 +56,7 @@ public struct ANCSetting: Codable, Sendable, Equatable {
     public var gain: UInt64?
     /// How long a mode switch fades, in milliseconds, 0–3,000; absent when off.
     public var fade: UInt64?
-    /// Creates the value of ANC mode `mode` with its `gain` and `fade`.
+    /// Creates the map of an ANC mode with its depth and switch duration (both absent when off).
     public init(mode: Int, gain: UInt64? = nil, fade: UInt64? = nil) {
         self.mode = mode
         self.gain = gain
@@ -125,7 +125,7 @@ public struct MediaSessionSetting: Codable, Sendable, Equatable {
     public var tracks: UInt64
     /// The current track's title.
     public var title: String
-    /// Creates the value of a session in `state` at `track` of `tracks`, titled `title`.
+    /// Creates the map of a session playing, paused or stopped at a queue position, with its title.
     public init(state: Int, track: UInt64, tracks: UInt64, title: String) {
         self.state = state
         self.track = track

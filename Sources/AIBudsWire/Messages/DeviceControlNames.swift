@@ -55,7 +55,7 @@ public enum DeviceActionName {
     public static let teleprompterText = "teleprompter.text"
     /// `{page: uint, position: uint}`: scrolls the teleprompter.
     public static let teleprompterScroll = "teleprompter.scroll"
-    /// `{}`: closes the teleprompter.
+    /// `{}`: takes the teleprompter text off the display (rc 7 when none is shown).
     public static let teleprompterClose = "teleprompter.close"
     /// `{maneuver: text, distance: uint, street: text}`: shows a navigation instruction.
     public static let navigationShow = "navigation.show"

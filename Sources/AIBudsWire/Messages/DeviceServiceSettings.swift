@@ -1,7 +1,7 @@
 // Value maps of the glasses' service settings and of the actions' arguments (docs/protocol.md §3,
 // "Controls").
 
-/// One on-device app of ``AppsSetting``.
+/// An app installed on the glasses, as ``AppsSetting`` lists it: identifier, name, running.
 public struct DeviceAppEntry: Codable, Sendable, Equatable {
     /// The app's stable identifier (`camera`, `translate`, ...).
     public var id: String
@@ -147,7 +147,7 @@ public struct KeyPressEvent: Codable, Sendable, Equatable {
 public struct WakeWordEvent: Codable, Sendable, Equatable {
     /// The wake word heard.
     public var word: String
-    /// Creates the event of wake word `word`.
+    /// Creates the event reporting that the assistant heard `word`.
     public init(word: String) { self.word = word }
 }
 
