@@ -1,0 +1,98 @@
+@testable import AIBuds
+import AIBudsEmulator
+import AIBudsFoundation
+import AIBudsLog
+import AIBudsSMP
+import AIBudsTestKit
+import AIBudsWire
+import Foundation
+import Testing
+
+extension SDKTests {
+    /// The glasses' services against the glasses emulator over UDP (docs/protocol.md §3, "Controls").
+    @Suite(.sdkState(.exclusive)) struct GlassesServices {
+        let fixture: EmulatorFixture
+
+        init() throws {
+            fixture = try EmulatorFixture("glasses-services")
+            #expect(AIBudsSDK.initialize([fixture.plugin()], configuration: fixture.configuration()))
+        }
+
+        private func expectDeviceCode(_ code: Int, _ body: () async throws -> Void) async {
+            let error = await #expect(throws: AIBudsError.self) { try await body() }
+            #expect(error?.deviceStatusCode == code)
+        }
+
+        @Test func glassesServicesOverSockets() async throws {
+            defer { fixture.remove() }
+            let running = try fixture.start(.glasses, name: "Svc Glasses")
+            defer { running.stop() }
+            let device = try await fixture.device(named: "Svc Glasses")
+            let recorder = ControlRecorder()
+            device.delegate = recorder
+            try await device.connectAndWait(ConnectParams())
+            defer { device.disconnect() }
+            let emulated = running.emulator.device
+
+            // Camera firmware version, read at connection.
+            #expect((device as? DeviceCameraAPI)?.cameraFirmwareVersion == "CAM-1.2.0")
+
+            // Remote shutter: a press goes to the app instead of taking a photo.
+            let shutter = try #require(device as? DeviceRemoteShutterAPI)
+            try await shutter.syncRemoteShutterState(isEnabled: true)
+            #expect(shutter.isRemoteShutterEnabled)
+            let photos = emulated.store.counts().photos
+            try emulated.press(.singleTap, on: nil)
+            #expect(await eventually { recorder.contains("press device singleTap") && recorder.contains("shutterPressed") })
+            #expect(emulated.store.counts().photos == photos)
+
+            // Apps: list, start, stop, unknown and wrong state refused with the device's code.
+            let apps = try #require(device as? DeviceAppsAPI)
+            #expect(try await apps.requestQueryApps().map(\.identifier) == ["camera", "translate", "notes", "music"])
+            try await apps.startApp(withIdentifier: "translate")
+            #expect(apps.installedApps.first { $0.identifier == "translate" }?.isRunning == true)
+            await expectDeviceCode(7) { try await apps.startApp(withIdentifier: "translate") }
+            await expectDeviceCode(2) { try await apps.startApp(withIdentifier: "no-such-app") }
+            try await apps.stopApp(withIdentifier: "translate")
+            #expect(await eventually { recorder.contains("apps [\"translate\"]") && recorder.contains("apps []") })
+
+            // Service authorization: retry runs, then the device reports authorized; app's result.
+            let auth = try #require(device as? DeviceServiceAuthAPI)
+            #expect(auth.serviceAuthState == .notAuthorized)
+            try await auth.retryServiceAuth()
+            #expect(await eventually { auth.serviceAuthState == .authorized })
+            try await auth.reportServiceAuthResult(false)
+            #expect(try await auth.requestQueryServiceAuthState() == .failed)
+
+            // Voice assistant: off refuses the wake word; on, wake words reach the delegate.
+            let assistant = try #require(device as? OnDeviceVoiceAssistantAPI)
+            #expect(throws: EmulatorError.self) { try emulated.wakeWord("Hey Glasses") }
+            try await assistant.setVoiceAssistantEnabled(true)
+            #expect(assistant.isVoiceAssistantEnabled)
+            try emulated.wakeWord("Hey Glasses")
+            #expect(await eventually { recorder.contains("wakeWord Hey Glasses") })
+
+            // Teleprompter: pages, scroll with limits, close.
+            let prompter = try #require(device as? TeleprompterAPI)
+            let text = Array(repeating: "word", count: 120).joined(separator: " ")
+            try await prompter.sendTeleprompterText(text)
+            #expect(prompter.teleprompterState?.isOpen == true && prompter.teleprompterState?.pageCount == 3)
+            try await prompter.scrollTeleprompter(toPage: 2, position: 40)
+            #expect(prompter.teleprompterState?.page == 2 && prompter.teleprompterState?.position == 40)
+            await expectDeviceCode(6) { try await prompter.scrollTeleprompter(toPage: 9, position: 0) }
+            try await prompter.closeTeleprompter()
+            #expect(prompter.teleprompterState?.isOpen == false)
+            await expectDeviceCode(7) { try await prompter.closeTeleprompter() }
+
+            // Navigation: instruction, then stop.
+            let navigation = try #require(device as? TurnByTurnNavigationAPI)
+            let instruction = NavigationInstruction(maneuver: "turnLeft", distanceInMeters: 120, text: "Baker Street")
+            try await navigation.sendNavigationInstruction(instruction)
+            #expect(navigation.currentNavigationInstruction == instruction)
+            #expect(await eventually { recorder.contains("navigation Baker Street") })
+            try await navigation.stopNavigation()
+            #expect(navigation.currentNavigationInstruction == nil)
+            await expectDeviceCode(7) { try await navigation.stopNavigation() }
+        }
+    }
+}
