@@ -10,7 +10,7 @@ struct EmulatorCommand: CLICommand {
         usage: aibuds emulator [--profile glasses|earbuds|watch] [--listen HOST:PORT] [--name NAME]
                                [--media DIR | --manifest FILE] [--state DIR] [--link ble|wifi|unlimited]
                                [--fault SPEC]... [--record-every SECONDS] [--hotspot-open [--token T]]
-                               [--no-list-digests]
+                               [--no-list-digests] [--script FILE]
 
         Runs one device until SIGINT or SIGTERM (then exits 0). Once ready it prints exactly one
         line, 'listening on udp://HOST:PORT', and announces itself for scanners on this host.
@@ -34,6 +34,9 @@ struct EmulatorCommand: CLICommand {
           --token T          the data plane's bearer token (with --hotspot-open)
           --no-list-digests  the media list carries no SHA-256 (clients then ask for each
                              file's hash), as a device that does not hash its files ahead
+          --script FILE      the wearer's scenario: lines 'TIME ACTION ARGS', for example
+                             '5 remove left', '8 press right doubleTap', '10 battery left -5',
+                             '12 case open', '15 tws unlinked', '20 wake Hey Buds' (docs/emulator.md)
           --verbose          log to standard error
         """
 
@@ -53,12 +56,13 @@ struct EmulatorCommand: CLICommand {
         let hotspotOpen = arguments.flag("--hotspot-open")
         let token = try arguments.option("--token")
         let noListDigests = arguments.flag("--no-list-digests")
+        let script = try arguments.option("--script")
         verbose = arguments.flag("--verbose")
         do {
             configuration = try EmulatorConfiguration(
                 profile: profile, listen: listen, name: name, media: media, manifest: manifest, state: state,
                 link: link, faults: faults, recordEvery: recordEvery, hotspotOpen: hotspotOpen, token: token,
-                listsDigests: !noListDigests)
+                listsDigests: !noListDigests, script: script)
         } catch {
             throw CommandFailure.usage(error.message)
         }

@@ -215,6 +215,11 @@ public final class EmulatedDevice: Sendable {
         }
     }
 
+    /// Logs a warning of the device.
+    func logWarning(_ message: String) {
+        logger.log(.warning, "emulator", message)
+    }
+
     /// Runs `body` on the device's clock after `delay`.
     func clockSchedule(after delay: Duration, _ body: @escaping @Sendable () -> Void) {
         clock.schedule(after: delay, body)
