@@ -3,6 +3,7 @@ import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsLog
 import AIBudsSMP
+import AIBudsSync
 import AIBudsTestKit
 import AIBudsWire
 import Foundation
@@ -94,5 +95,66 @@ extension SDKTests {
             #expect(navigation.currentNavigationInstruction == nil)
             await expectDeviceCode(7) { try await navigation.stopNavigation() }
         }
+    }
+}
+
+/// A bridge plugin that records its calls and answers with a fixed token (empty: a failure).
+final class RecordingBridge: StarBurstBridgePlugin, MltCloudBridgePlugin, OnDeviceVoiceAssistantBridgePlugin {
+    let token: Data
+    private let log = Locked<[String]>([])
+    var calls: [String] { log.withLock { $0 } }
+    init(token: Data) { self.token = token }
+    func authorize(device: any DeviceConvertible, params: StarBurstAIAuthParams) async throws -> Data {
+        log.withLock { $0.append("starburst \(params.productId ?? "-")") }
+        return token
+    }
+    func authorize(device: any DeviceConvertible, params: MltCloudAIAuthParams) async throws -> Data {
+        log.withLock { $0.append("mltcloud \(params.channelId ?? "-")") }
+        return token
+    }
+    func authorizeVoiceAssistant(device: any DeviceConvertible) async throws -> Data {
+        log.withLock { $0.append("voice \(device.name)") }
+        return token
+    }
+}
+
+extension SDKTests.GlassesServices {
+    @Test func bridgePluginsAuthorizeDuringConnectionAndTheDeviceHearsTheResult() async throws {
+        defer { fixture.remove() }
+        let running = try fixture.start(.glasses, name: "Auth Glasses")
+        defer { running.stop() }
+        let bridge = RecordingBridge(token: Data("token".utf8))
+        AIBudsSDK.setStarBurstAIPlugin(bridge)
+        AIBudsSDK.setMltCloudAIPlugin(bridge)
+        AIBudsSDK.setOnDeviceVoiceAssistantPlugin(bridge)
+        defer {
+            AIBudsSDK.setStarBurstAIPlugin(nil)
+            AIBudsSDK.setMltCloudAIPlugin(nil)
+            AIBudsSDK.setOnDeviceVoiceAssistantPlugin(nil)
+        }
+        let device = try await fixture.device(named: "Auth Glasses")
+        let params = ConnectParams()
+        let auth = AIAuthParams()
+        let starBurst = StarBurstAIAuthParams()
+        starBurst.productId = "sb-1"
+        auth.starburst = starBurst
+        params.aiAuthParams = auth
+        try await device.connectAndWait(params)
+        #expect(bridge.calls == ["starburst sb-1", "voice Auth Glasses"])
+        #expect((device as? DeviceServiceAuthAPI)?.serviceAuthState == .authorized)
+        await device.disconnectAndWait()
+
+        // Without aiAuthParams nothing is called; a failing bridge is reported to the device as failed.
+        let failing = RecordingBridge(token: Data())
+        AIBudsSDK.setStarBurstAIPlugin(failing)
+        AIBudsSDK.setOnDeviceVoiceAssistantPlugin(failing)
+        try await device.connectAndWait(ConnectParams())
+        #expect(failing.calls.isEmpty)
+        await device.disconnectAndWait()
+        try await device.connectAndWait(params)
+        #expect(failing.calls.count == 2)
+        #expect((device as? DeviceServiceAuthAPI)?.serviceAuthState == .failed)
+        #expect(try await (device as? DeviceServiceAuthAPI)?.requestQueryServiceAuthState() == .failed)
+        await device.disconnectAndWait()
     }
 }

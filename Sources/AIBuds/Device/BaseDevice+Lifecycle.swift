@@ -202,8 +202,14 @@ extension BaseDevice {
                     return
                 }
                 let identity = try await session.readIdentity()
-                let events = try await session.readInitialState(capabilities: identity.capabilities)
+                var events = try await session.readInitialState(capabilities: identity.capabilities)
                 self.adopt(identity, userId: params?.userId)
+                let authorized = await ServiceAuthorization.run(
+                    device: self, params: params, capabilities: identity.capabilities
+                ) { self.logger.log(.warning, "device", "\(self.name): \($0)") }
+                if let authorized {
+                    events += try await session.reportServiceAuthorization(success: authorized)
+                }
                 self.runtime.withLock { rt in
                     for event in events { rt.status.apply(event) }
                     rt.connectTimer?.cancel()

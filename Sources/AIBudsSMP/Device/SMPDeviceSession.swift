@@ -135,6 +135,18 @@ public final class SMPDeviceSession: DeviceSession {
         }
     }
 
+    /// Sends Device `action` `auth.report` when the device has the `serviceAuth` capability; returns
+    /// its new `serviceAuth` state.
+    public func reportServiceAuthorization(success: Bool) async throws -> [DeviceStateEvent] {
+        guard let identity = state.withLock({ $0.identity }), identity.capabilities.contains(.serviceAuth) else { return [] }
+        let args = try CBOREncoder().encodeValue(AuthReportArgs(success: success))
+        let response = try await request(DeviceActionRequest(name: DeviceActionName.authReport, args: args))
+        guard let setting = response.setting, let value = response.value,
+            let event = SMPControlMapping.event(setting, value)
+        else { return [] }
+        return [event]
+    }
+
     /// Closes the client; requests in flight fail.
     public func close() async {
         client.close()
