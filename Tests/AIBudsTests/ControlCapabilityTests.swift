@@ -43,6 +43,15 @@ final class ControlRecorder: DeviceDelegate {
     }
 }
 
+/// Records the deletion progress events of one device.
+final class DeletionRecorder: DeviceDelegate {
+    private let log = Locked<[FileDeletingProgressEvent]>([])
+    var events: [FileDeletingProgressEvent] { log.withLock { $0 } }
+    func device(_ device: any DeviceConvertible, didReceiveFileDeletingProgressEvent event: FileDeletingProgressEvent) {
+        log.withLock { $0.append(event) }
+    }
+}
+
 extension SDKTests {
     /// Every capability protocol against the earbuds and glasses emulators over UDP (docs/protocol.md
     /// §3, "Controls").
@@ -129,6 +138,11 @@ extension SDKTests {
             #expect(tws.isTWSDevice && tws.twsConnectionState == .connected && tws.twsStatus?.caseBattery == 64)
             #expect(music.mediaSession?.state == .paused && keys.physicalOperationMapping[.doubleTap] == .nextTrack)
 
+            let hardware = try #require(device as? DeviceInfoAPI).hardwareConfiguration
+            #expect(hardware.isTrueWirelessPair && hardware.hasNoiseCancellation && hardware.hasWearSensor)
+            #expect(!hardware.hasCamera && !hardware.hasDisplay && hardware.equalizerBandCount == 10 && hardware.maxVolume == 16)
+            #expect((device as? DeviceInfoAPI)?.capabilities.contains(.anc) == true)
+
             // ANC: transparency with its gain; off takes no gain; gain limit.
             try await anc.setAncMode(.transparency, gain: 7, fadeMilliseconds: 500)
             #expect(anc.ancMode == .transparency && anc.ancGain == 7 && anc.ancFadeMilliseconds == 500)
@@ -180,6 +194,14 @@ extension SDKTests {
             try await keys.assignFunction(.voiceAssistant, to: .singleTap)
             #expect(try await keys.requestQueryPhysicalOperationMapping()[.singleTap] == .voiceAssistant)
             #expect(try await tws.requestQueryTWSConnectionState() == .connected)
+
+            // Delete-all: the deletion's completion reaches the delegate; status codes are the device's.
+            let recorder = DeletionRecorder()
+            device.delegate = recorder
+            let base = try #require(device as? SMPDevice)
+            _ = try await base.deleteAllMediaFiles(type: nil)
+            #expect(await eventually { recorder.events == [.completed] })
+            #expect(try await base.setDeviceLanguage("ja") == 0)
         }
 
         @Test func earbudsEventsReachTheDelegateOfAnotherClientsChanges() async throws {

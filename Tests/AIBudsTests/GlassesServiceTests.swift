@@ -37,6 +37,9 @@ extension SDKTests {
 
             // Camera firmware version, read at connection.
             #expect((device as? DeviceCameraAPI)?.cameraFirmwareVersion == "CAM-1.2.0")
+            let hardware = try #require(device as? DeviceInfoAPI).hardwareConfiguration
+            #expect(hardware.hasCamera && hardware.hasDisplay && hardware.hasHotspot && !hardware.isTrueWirelessPair)
+            #expect(hardware.cameraFirmwareVersion == "CAM-1.2.0")
 
             // Remote shutter: a press goes to the app instead of taking a photo.
             let shutter = try #require(device as? DeviceRemoteShutterAPI)

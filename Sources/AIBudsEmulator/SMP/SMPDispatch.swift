@@ -301,6 +301,8 @@ extension SMPRequestHandler {
             guard device.profile.supportsDeleteAll else { return .failure(.project(group, .notSupported)) }
             guard let type = Self.typeFilter(deleteAll.type) else { return .failure(.project(group, .invalidArgument)) }
             let result = store.deleteAll(type: type)
+            let progress = DeleteProgressEvent(deleted: UInt64(result.deleted), total: UInt64(result.deleted))
+            device.appendEvent(DeviceGestureEventKind.deleteProgress, (try? CBOREncoder().encodeValue(progress)) ?? .map([:]))
             return .reply(MediaDeleteAllResponse(generation: result.generation, deleted: UInt64(result.deleted)))
         case let changed as MediaChangedRequest:
             return .hold(.mediaChanged(since: changed.since), wait: .milliseconds(Int64(clamping: changed.waitMs)))

@@ -102,6 +102,9 @@ enum SMPControlMapping {
             return decode(WakeWordEvent.self, value).map { .wakeWord($0.word) }
         case DeviceGestureEventKind.shutterPressed:
             return .remoteShutterPressed
+        case DeviceGestureEventKind.deleteProgress:
+            // The vendor's event has only the outcome: a finished deletion is `completed`.
+            return decode(DeleteProgressEvent.self, value).flatMap { $0.deleted >= $0.total ? .fileDeletingProgress(.completed) : nil }
         default:
             return nil
         }
