@@ -41,6 +41,14 @@ extension SDKTests {
             #expect(hardware.hasCamera && hardware.hasDisplay && hardware.hasHotspot && !hardware.isTrueWirelessPair)
             #expect(hardware.cameraFirmwareVersion == "CAM-1.2.0")
 
+            // AI audio recording beside the normal one.
+            let audio = try #require(device as? DeviceAudioRecordingAPI)
+            #expect(try await audio.requestStartAIAudioRecording() == 0)
+            #expect(await eventually { (device as? DeviceWorkStateAPI)?.workState == .aiConversing })
+            let busy = await #expect(throws: AIBudsError.self) { try await audio.requestStartAudioRecording() }
+            #expect(busy?.deviceStatusCode == 5)
+            #expect(try await audio.requestStopAudioRecording().hasPrefix("AI_"))
+
             // Remote shutter: a press goes to the app instead of taking a photo.
             let shutter = try #require(device as? DeviceRemoteShutterAPI)
             try await shutter.syncRemoteShutterState(isEnabled: true)

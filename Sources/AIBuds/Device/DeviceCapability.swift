@@ -29,6 +29,8 @@ public struct DeviceCapability: RawRepresentable, Hashable, Codable, Sendable, C
     public static let camera: DeviceCapability = "camera"
     /// Media files over the control link (TopStep's `TSMediaFile`).
     public static let mediaFile: DeviceCapability = "mediaFile"
+    /// AI audio recordings of `DeviceAudioRecordingAPI` (`requestStartAIAudioRecording`).
+    public static let aiAudioRecording: DeviceCapability = "audioRecording.ai"
     /// `DeviceWorkModeAPI`.
     public static let workMode: DeviceCapability = "workMode"
     /// `DeviceVolumeControlAPI`.

@@ -61,7 +61,7 @@ public struct DeviceProfile: Sendable {
     /// AI glasses.
     public static let glasses = DeviceProfile(
         kind: .glasses, product: .glasses, model: "AIBuds Glasses G1", firmware: "2.4.1",
-        capabilities: ["info", "common", "find", "workState", "hotspot", "mediaImport", "audioRecording", "camera",
+        capabilities: ["info", "common", "find", "workState", "hotspot", "mediaImport", "audioRecording", "audioRecording.ai", "camera",
                        "physicalOperations", "remoteShutter", "apps", "serviceAuth", "voiceAssistant", "teleprompter",
                        "navigation"],
         hasHotspot: true, hasCamera: true, hasAudioRecording: true, supportsDeleteAll: true,

@@ -60,6 +60,7 @@ public final class EmulatedDevice: Sendable {
 
     private struct Recording {
         var video: Bool
+        var ai = false
         var started: Duration
         var epoch: UInt64
     }
@@ -83,7 +84,7 @@ public final class EmulatedDevice: Sendable {
 
         var workState: WorkState {
             if !powered { return .shuttingDown }
-            if let recording { return recording.video ? .recordingVideo : .recordingAudio }
+            if let recording { return recording.video ? .recordingVideo : recording.ai ? .aiConversing : .recordingAudio }
             if transfer != .off { return .fileTransferring }
             return .btOrBleConnectedIdle
         }
@@ -487,7 +488,10 @@ public final class EmulatedDevice: Sendable {
     // MARK: - Capture
 
     /// Starts an audio (or, with `video`, a video) recording.
-    public func startRecording(video: Bool) throws(EmulatorError) {
+    public func startRecording(video: Bool, ai: Bool = false) throws(EmulatorError) {
+        if ai, !profile.capabilities.contains("audioRecording.ai") {
+            throw EmulatorError(.notSupported, "the \(profile.kind.rawValue) profile makes no AI audio recordings")
+        }
         if video {
             guard profile.hasCamera else { throw EmulatorError(.notSupported, "the \(profile.kind.rawValue) profile has no camera") }
         } else {
@@ -499,7 +503,7 @@ public final class EmulatedDevice: Sendable {
         let (epoch, limit) = try update { state throws(EmulatorError) -> (UInt64, UInt64) in
             guard state.recording == nil else { throw EmulatorError(.busy, "the device is already recording") }
             state.recordingEpoch += 1
-            state.recording = Recording(video: video, started: now, epoch: state.recordingEpoch)
+            state.recording = Recording(video: video, ai: ai && !video, started: now, epoch: state.recordingEpoch)
             return (state.recordingEpoch, video ? state.settings.maxVideoSeconds : state.settings.maxAudioSeconds)
         }
         clock.schedule(after: .seconds(Int64(limit))) { [weak self] in
@@ -532,7 +536,7 @@ public final class EmulatedDevice: Sendable {
             record = try store.addGenerated(stem: "VID_\(stamp)", extension: "mp4", type: .video,
                                             size: seconds * profile.videoBytesPerSecond, sixaxis: profile.videosHaveSixAxis)
         } else {
-            record = try store.addGenerated(stem: "REC_\(stamp)", extension: profile.audioExtension, type: .audio,
+            record = try store.addGenerated(stem: "\(recording.ai ? "AI" : "REC")_\(stamp)", extension: profile.audioExtension, type: .audio,
                                             size: seconds * profile.audioBytesPerSecond)
         }
         return record.name

@@ -356,8 +356,8 @@ extension SMPRequestHandler {
         let group = SMPGroupID.capture
         do {
             switch request {
-            case is CaptureAudioStartRequest:
-                try device.startRecording(video: false)
+            case let start as CaptureAudioStartRequest:
+                try device.startRecording(video: false, ai: start.ai ?? false)
                 return .reply(SMPEmptyResponse())
             case is CaptureAudioStopRequest:
                 return .reply(CaptureFileResponse(name: try device.stopRecording(video: false).text))

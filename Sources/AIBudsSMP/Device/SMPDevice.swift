@@ -256,6 +256,15 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
         return Self.status(response)
     }
 
+    /// Sends Capture `audio start` with `ai`; needs the `audioRecording.ai` capability.
+    public func requestStartAIAudioRecording() async throws -> NSNumber? {
+        guard capabilities.contains(.aiAudioRecording) else {
+            throw AIBudsError(.deviceNotSupport, "\(name) makes no AI audio recordings")
+        }
+        let response = try await run(.audioRecording) { try await $0.request(CaptureAudioStartRequest(ai: true)) }
+        return Self.status(response)
+    }
+
     /// Stops the audio recording; returns the new file's name.
     public func requestStopAudioRecording() async throws -> String {
         try await run(.audioRecording) { try await $0.request(CaptureAudioStopRequest()) }.name
