@@ -76,9 +76,9 @@ extension ControlState {
         let setting: String
         switch name {
         case DeviceActionName.music:
-            setting = DeviceSettingName.media
             let raw = try Self.decode(MusicActionArgs.self, args).command
             guard let command = MusicControlCommand(rawValue: raw) else { throw Self.invalid("no music command \(raw)") }
+            setting = command == .volumeUp || command == .volumeDown ? DeviceSettingName.volume : DeviceSettingName.media
             music(command)
         case DeviceActionName.appStart, DeviceActionName.appStop:
             setting = DeviceSettingName.apps

@@ -105,9 +105,19 @@ public final class SMPDeviceSession: DeviceSession {
         return result + (try await readControls(capabilities: capabilities))
     }
 
-    /// Reads the setting of every control capability the device reported, all at once.
+    /// Reads the setting of every control capability the device reported, all at once; one after
+    /// the other on a paced link (`bluetoothDataPacketIntervalInMilliseconds`), where requests queued
+    /// behind each other would use up their command timeouts waiting for their turn.
     func readControls(capabilities: Set<DeviceCapability>) async throws -> [DeviceStateEvent] {
         let names = SMPControlMapping.settingOfCapability.filter { capabilities.contains($0.0) }.map(\.1)
+        if AIBudsSDK.sdkConfiguration.bluetoothDataPacketIntervalInMilliseconds > 0 {
+            var events: [DeviceStateEvent] = []
+            for name in names {
+                let response = try await request(DeviceSettingReadRequest(name: name))
+                if let event = SMPControlMapping.event(name, response.value) { events.append(event) }
+            }
+            return events
+        }
         return try await withThrowingTaskGroup(of: (Int, DeviceStateEvent?).self) { group in
             for (index, name) in names.enumerated() {
                 group.addTask {
