@@ -5,6 +5,8 @@ let registeredCommands: [any CLICommand.Type] = [
     EmulatorCommand.self,
     ScanCommand.self,
     InfoCommand.self,
+    ControlCommand.self,
+    EventsCommand.self,
     DevicesCommand.self,
     MediaListCommand.self,
     MediaImportCommand.self,

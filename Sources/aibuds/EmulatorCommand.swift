@@ -12,7 +12,7 @@ struct EmulatorCommand: CLICommand {
                                [--media DIR | --manifest FILE] [--state DIR] [--link ble|wifi|unlimited]
                                [--fault SPEC]... [--record-every SECONDS] [--hotspot-open [--token T]]
                                [--no-list-digests] [--transport udp|bluez [--bus ADDRESS]]
-                               [--rendered-videos N]
+                               [--rendered-videos N] [--script FILE]
 
         Runs one device until SIGINT or SIGTERM (then exits 0). Once ready it prints exactly one
         line, 'listening on udp://HOST:PORT', and announces itself for scanners on this host.
@@ -43,6 +43,9 @@ struct EmulatorCommand: CLICommand {
           --rendered-videos N  serve N real H.264 videos (4 s, 640x360) rendered with known
                              head-worn motion, each with its matching .gcsv, through the glasses'
                              built-in lens profile (instead of --media or --manifest)
+          --script FILE      the wearer's scenario: lines 'TIME ACTION ARGS', for example
+                             '5 remove left', '8 press right doubleTap', '10 battery left -5',
+                             '12 case open', '15 tws unlinked', '20 wake Hey Buds' (docs/emulator.md)
           --verbose          log to standard error
         """
 
@@ -66,6 +69,7 @@ struct EmulatorCommand: CLICommand {
         let hotspotOpen = arguments.flag("--hotspot-open")
         let token = try arguments.option("--token")
         let noListDigests = arguments.flag("--no-list-digests")
+        let script = try arguments.option("--script")
         verbose = arguments.flag("--verbose")
         let transport = try arguments.option("--transport") ?? "udp"
         let bus = try arguments.option("--bus")
@@ -91,7 +95,7 @@ struct EmulatorCommand: CLICommand {
             configuration = try EmulatorConfiguration(
                 profile: profile, listen: listen, name: name, media: media, manifest: manifest, state: state,
                 link: link, faults: faults, recordEvery: recordEvery, hotspotOpen: hotspotOpen, token: token,
-                listsDigests: !noListDigests)
+                listsDigests: !noListDigests, script: script)
         } catch {
             throw CommandFailure.usage(error.message)
         }

@@ -23,15 +23,6 @@ private final class ConnectionEvents: DeviceDelegate {
     func deviceDidReady(_ device: any DeviceConvertible) { record("ready") }
 }
 
-private func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
-}
-
 /// The device core over the BlueZ plugin: one scan over both links, the SMP device classes over
 /// GATT, and the auto-reconnect after `Connected` went false.
 @Suite(.sdkState(.exclusive), .timeLimit(.minutes(2))) struct BlueZSDKTests {
@@ -80,12 +71,12 @@ private func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable
         #expect(try await info.requestQueryBatteryStatus().level.intValue >= 0)
 
         ble.standIn.dropLink()
-        #expect(await eventually { events.events.contains { $0.hasPrefix("disconnected") } })
-        #expect(await eventually { events.events.last == "ready" && ble.standIn.isConnected })
+        try await eventually("the expected state") { events.events.contains { $0.hasPrefix("disconnected") } }
+        try await eventually("the expected state") { events.events.last == "ready" && ble.standIn.isConnected }
         #expect(Array(events.events.suffix(3)) == ["connecting", "connected", "ready"])
         #expect(try await info.requestQueryBatteryStatus().level.intValue >= 0)
         await device.disconnectAndWait()
-        #expect(await eventually { !ble.standIn.isConnected })
+        try await eventually("the expected state") { !ble.standIn.isConnected }
         await ble.stop()
     }
 }

@@ -126,7 +126,7 @@ extension SDKTests {
                 #expect(device is any DeviceInfoAPI)
                 #expect(device is any DeviceCommonAPI)
                 #expect(device is any DeviceAudioRecordingAPI)
-                #expect(!(device is any DeviceANCAPI))
+                #expect((device is any DeviceANCAPI) == (device is SMPEarbudsDevice))
             }
             #expect(glasses is any DeviceCameraAPI && glasses is any DeviceHotspotAPI)
             #expect(!(buds is any DeviceCameraAPI) && !(buds is any DeviceHotspotAPI))

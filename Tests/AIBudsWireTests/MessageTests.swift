@@ -71,6 +71,12 @@ import Testing
         seen.insert(try check(DeviceFactoryResetRequest(), empty))
         seen.insert(try check(DevicePowerOffRequest(), empty))
         seen.insert(try check(DeviceFindRequest(on: true), empty))
+        seen.insert(try check(DeviceSettingReadRequest(name: DeviceSettingName.anc),
+                              DeviceSettingResponse(name: DeviceSettingName.anc, value: ["mode": 2, "gain": 4, "fade": 300])))
+        seen.insert(try check(DeviceSettingWriteRequest(name: DeviceSettingName.volume, value: ["level": 3]),
+                              DeviceSettingResponse(name: DeviceSettingName.volume, value: ["level": 3, "max": 16])))
+        seen.insert(try check(DeviceActionRequest(name: DeviceActionName.music, args: ["command": 2]),
+                              DeviceActionResponse(setting: DeviceSettingName.media, value: ["state": 1])))
         // Media
         seen.insert(try check(MediaListRequest(type: 3, off: 64, limit: 256), MediaListResponse(generation: 5, total: 65, files: [
             MediaFileEntry(id: "v1", name: "VID_0001.mp4", type: 3, size: 1 << 31, sixaxis: true),
@@ -96,7 +102,7 @@ import Testing
         seen.insert(try check(CaptureMaxVideoWriteRequest(seconds: 30), empty))
 
         #expect(seen == Set(SMPMessageCatalog.all.map { ObjectIdentifier($0) }))
-        #expect(SMPMessageCatalog.all.count == 46)
+        #expect(SMPMessageCatalog.all.count == 49)
     }
 
     @Test func encodedBytesMatchHandCheckedCBOR() throws {
@@ -168,6 +174,8 @@ import Testing
         #expect(SMPMessageCatalog.requestType(group: 0, command: 0, operation: .read) == nil)        // echo is a write
         #expect(SMPMessageCatalog.requestType(group: 0, command: 0, operation: .writeResponse) == nil)
         #expect(SMPMessageCatalog.requestType(group: 1, command: 0, operation: .read) == nil)        // image group: not offered
-        #expect(SMPMessageCatalog.requestType(group: 64, command: 11, operation: .write) == nil)
+        #expect(SMPMessageCatalog.requestType(group: 64, command: 11, operation: .write).map(ObjectIdentifier.init) == ObjectIdentifier(DeviceSettingWriteRequest.self))
+        #expect(SMPMessageCatalog.requestType(group: 64, command: 12, operation: .read) == nil)     // action is a write
+        #expect(SMPMessageCatalog.requestType(group: 64, command: 13, operation: .write) == nil)
     }
 }

@@ -1,8 +1,9 @@
 import AIBudsFoundation
 import Foundation
 
-// Audio capabilities of earbuds and speakers. Declared with their models; not implemented over the
-// wire yet (README's feature table).
+// Audio capabilities of earbuds and speakers, over the Device group's settings and actions
+// (docs/protocol.md §3, "Controls"). Properties reflect the device's last report; its events keep them
+// current, also for changes another client or the wearer made.
 
 /// Volume levels.
 public protocol DeviceVolumeControlAPI: DeviceAPI {
@@ -10,8 +11,11 @@ public protocol DeviceVolumeControlAPI: DeviceAPI {
     var maxVolumeLevel: NSNumber? { get }
     /// The current media volume level, when known.
     var mediaVolume: NSNumber? { get }
-    /// Sets the media volume level.
+    /// Sets the media volume level; a level above ``maxVolumeLevel`` fails with the device's
+    /// invalid-argument code (6).
     func setVolume(_ level: NSNumber) async throws
+    /// Reads the volume and its maximum, updating ``mediaVolume`` and ``maxVolumeLevel``.
+    func requestQueryVolume() async throws -> NSNumber
 }
 
 extension DeviceVolumeControlAPI {
@@ -27,6 +31,15 @@ public protocol DeviceEqualizerAPI: DeviceAPI {
     var equalizerMode: EqualizerMode { get }
     /// Selects a preset.
     func setEqualizerMode(_ mode: EqualizerMode) async throws
+    /// The custom curve's gain per band in dB, lowest band first.
+    var equalizerBands: [Int] { get }
+    /// The gains a band takes, in dB, when known.
+    var equalizerBandRange: ClosedRange<Int>? { get }
+    /// Sets the custom curve (one gain per band, within ``equalizerBandRange``) and selects the
+    /// `custom` preset.
+    func setEqualizerBands(_ bands: [Int]) async throws
+    /// Reads the preset and the bands.
+    func requestQueryEqualizer() async throws -> EqualizerMode
 }
 
 extension DeviceEqualizerAPI {
@@ -42,6 +55,14 @@ public protocol DeviceANCAPI: DeviceAPI {
     var ancMode: AncMode { get }
     /// Selects an ANC mode.
     func setAncMode(_ mode: AncMode) async throws
+    /// The depth of cancellation (on) or the ambient level (transparency), 0–10; nil when off.
+    var ancGain: Int? { get }
+    /// How long a mode switch fades in milliseconds; nil when off.
+    var ancFadeMilliseconds: Int? { get }
+    /// Selects an ANC mode with its gain (0–10) and fade (0–3,000 ms); off takes neither.
+    func setAncMode(_ mode: AncMode, gain: Int?, fadeMilliseconds: Int?) async throws
+    /// Reads the mode, gain and fade.
+    func requestQueryAncMode() async throws -> AncMode
 }
 
 extension DeviceANCAPI {
@@ -61,6 +82,12 @@ public protocol DeviceWearDetectionAPI: DeviceAPI {
     var wearStatus: WearStatus { get }
     /// Turns wear detection on or off.
     func setWearDetectionEnabled(_ enabled: Bool) async throws
+    /// Whether the left bud is in an ear (`unknown` with detection off or on a one-piece device).
+    var leftWearStatus: WearStatus { get }
+    /// Whether the right bud is in an ear.
+    var rightWearStatus: WearStatus { get }
+    /// Reads wear detection and the wear statuses.
+    func requestQueryWearStatus() async throws -> WearStatus
 }
 
 extension DeviceWearDetectionAPI {
@@ -78,6 +105,8 @@ public protocol DeviceTWSAPI: DeviceAPI {
     var twsConnectionState: TWSConnectionState { get }
     /// Reads the connection state.
     func requestQueryTWSConnectionState() async throws -> TWSConnectionState
+    /// The pair's link, each bud's and the case's battery, and the lid, when known.
+    var twsStatus: TWSStatusModel? { get }
 }
 
 extension DeviceTWSAPI {
@@ -91,6 +120,10 @@ extension DeviceTWSAPI {
 public protocol DeviceMusicControlAPI: DeviceAPI {
     /// Sends a playback command.
     func sendMusicControl(_ command: MusicControlCommand) async throws
+    /// The media session the commands act on, as last reported.
+    var mediaSession: MediaSessionModel? { get }
+    /// Reads the media session.
+    func requestQueryMediaSession() async throws -> MediaSessionModel
 }
 
 extension DeviceMusicControlAPI {

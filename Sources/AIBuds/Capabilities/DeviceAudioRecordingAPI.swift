@@ -15,9 +15,18 @@ public protocol DeviceAudioRecordingAPI: DeviceAPI {
     func requestStartAudioRecording() async throws -> NSNumber?
     /// Stops recording; returns the device file name of the new recording.
     func requestStopAudioRecording() async throws -> String
+    /// Starts an AI audio recording (for the device's AI services, a file named `AI_…`) instead of a
+    /// normal one; ``requestStopAudioRecording()`` ends either. Returns the device's status code;
+    /// a device without AI recordings fails with `deviceNotSupport`.
+    func requestStartAIAudioRecording() async throws -> NSNumber?
 }
 
 extension DeviceAudioRecordingAPI {
+    /// Starts an AI audio recording, then calls `completion` with the device's status code.
+    public func requestStartAIAudioRecording(_ completion: AIBudsStatusCodeCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.requestStartAIAudioRecording() }
+    }
+
     /// Sets the longest recording, in seconds.
     public func setMaxAudioRecordDuration(_ seconds: NSNumber, completion: AIBudsStatusCodeCompletionHandler?) {
         AIBudsCall.run(completion) { try await self.setMaxAudioRecordDuration(seconds) }

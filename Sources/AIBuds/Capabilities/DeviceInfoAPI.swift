@@ -16,6 +16,11 @@ public protocol DeviceInfoAPI: DeviceAPI {
     var storageInfo: StorageInfoModel? { get }
     /// The last known media counts.
     var mediaCountInfo: MediaCountInfoModel? { get }
+    /// The capabilities the device reported on its last connection (each names a capability
+    /// protocol), kept across launches.
+    var capabilities: Set<DeviceCapability> { get }
+    /// What the hardware has (pair, camera, display, sensors), derived from the last connection.
+    var hardwareConfiguration: DeviceHardwareConfiguration { get }
 
     /// Sets the device clock to the host's current time; returns the device's status code.
     func syncDeviceTime() async throws -> NSNumber?

@@ -15,7 +15,7 @@ extension DeviceWorkStateAPI {
     }
 }
 
-/// The device's work mode (normal, low latency). Declared; not implemented over the wire yet.
+/// The device's work mode (normal, low latency), the Device group's `workMode` setting.
 public protocol DeviceWorkModeAPI: DeviceAPI {
     /// The last known work mode.
     var workMode: WorkMode { get }

@@ -1,12 +1,16 @@
 import AIBudsFoundation
 import Foundation
 
-// Services and interaction features. Declared with their models; not implemented over the wire yet.
+// Services and interaction features, over the Device group's settings and actions (docs/protocol.md
+// §3, "Controls"). Live streaming is not implemented.
 
 /// The remote shutter (the device's button takes a photo on the phone).
 public protocol DeviceRemoteShutterAPI: DeviceAPI {
     /// Tells the device whether the app's camera is ready for remote shutter events.
     func syncRemoteShutterState(isEnabled: Bool) async throws
+    /// Whether the device sends its shutter presses to the app (`remoteShutterPressed` events)
+    /// instead of taking its own photo.
+    var isRemoteShutterEnabled: Bool { get }
 }
 
 extension DeviceRemoteShutterAPI {
@@ -22,6 +26,10 @@ public protocol DeviceAppsAPI: DeviceAPI {
     func startApp(withIdentifier identifier: String) async throws
     /// Stops the application with this identifier.
     func stopApp(withIdentifier identifier: String) async throws
+    /// The apps installed on the device and which run, as last reported.
+    var installedApps: [DeviceAppModel] { get }
+    /// Reads the installed apps and their states.
+    func requestQueryApps() async throws -> [DeviceAppModel]
 }
 
 extension DeviceAppsAPI {
@@ -42,6 +50,10 @@ public protocol DeviceServiceAuthAPI: DeviceAPI {
     func retryServiceAuth() async throws
     /// Reports the app-side authorization result to the device.
     func reportServiceAuthResult(_ success: Bool) async throws
+    /// Where the device's authorization stands, as last reported.
+    var serviceAuthState: ServiceAuthState { get }
+    /// Reads the authorization state.
+    func requestQueryServiceAuthState() async throws -> ServiceAuthState
 }
 
 extension DeviceServiceAuthAPI {
@@ -63,6 +75,8 @@ public protocol DevicePhysicalOperationsAPI: DeviceAPI {
     /// Makes the tap or press `operation` trigger `function` (play or pause, next track, a photo,
     /// ...) from now on.
     func assignFunction(_ function: PhysicalOperationFunction, to operation: PhysicalOperation) async throws
+    /// Reads the mapping, updating ``physicalOperationMapping``.
+    func requestQueryPhysicalOperationMapping() async throws -> [PhysicalOperation: PhysicalOperationFunction]
 }
 
 extension DevicePhysicalOperationsAPI {
@@ -114,12 +128,26 @@ public protocol TeleprompterAPI: DeviceAPI {
     /// Ends the teleprompter, taking the text that ``sendTeleprompterText(_:)`` showed off the
     /// display.
     func closeTeleprompter() async throws
+    /// What the teleprompter shows now, as last reported.
+    var teleprompterState: TeleprompterStateModel? { get }
+    /// Shows `page` (nil: the current one) scrolled to `position` percent (0–100).
+    func scrollTeleprompter(toPage page: Int?, position: Int) async throws
 }
 
 extension TeleprompterAPI {
     /// Shows `text` on the teleprompter.
     public func sendTeleprompterText(_ text: String, completion: AIBudsCompletionHandler?) {
         AIBudsCall.run(completion) { try await self.sendTeleprompterText(text) }
+    }
+
+    /// Takes the teleprompter text off the display, then calls `completion` on the callback queue.
+    public func closeTeleprompter(_ completion: AIBudsCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.closeTeleprompter() }
+    }
+
+    /// Scrolls the teleprompter, then calls `completion` on the callback queue.
+    public func scrollTeleprompter(toPage page: Int?, position: Int, completion: AIBudsCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.scrollTeleprompter(toPage: page, position: position) }
     }
 }
 
@@ -129,11 +157,18 @@ public protocol TurnByTurnNavigationAPI: DeviceAPI {
     func sendNavigationInstruction(_ instruction: NavigationInstruction) async throws
     /// Ends navigation.
     func stopNavigation() async throws
+    /// The instruction on the display now, nil when navigation is not running.
+    var currentNavigationInstruction: NavigationInstruction? { get }
 }
 
 extension TurnByTurnNavigationAPI {
     /// Shows a navigation instruction.
     public func sendNavigationInstruction(_ instruction: NavigationInstruction, completion: AIBudsCompletionHandler?) {
         AIBudsCall.run(completion) { try await self.sendNavigationInstruction(instruction) }
+    }
+
+    /// Ends navigation, then calls `completion` on the callback queue.
+    public func stopNavigation(_ completion: AIBudsCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.stopNavigation() }
     }
 }

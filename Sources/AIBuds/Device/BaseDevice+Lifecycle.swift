@@ -202,8 +202,14 @@ extension BaseDevice {
                     return
                 }
                 let identity = try await session.readIdentity()
-                let events = try await session.readInitialState(capabilities: identity.capabilities)
+                var events = try await session.readInitialState(capabilities: identity.capabilities)
                 self.adopt(identity, userId: params?.userId)
+                let authorized = await ServiceAuthorization.run(
+                    device: self, params: params, capabilities: identity.capabilities
+                ) { self.logger.log(.warning, "device", "\(self.name): \($0)") }
+                if let authorized {
+                    events += try await session.reportServiceAuthorization(success: authorized)
+                }
                 self.runtime.withLock { rt in
                     for event in events { rt.status.apply(event) }
                     rt.connectTimer?.cancel()
@@ -285,16 +291,39 @@ extension BaseDevice {
             persisted.withLock { $0.firmwareVersion = version }
         }
         runtime.withLock { rt in
-            for event in events { rt.status.apply(event) }
+            var deliveries: [(DeviceStateEvent, Bool)] = []
+            for event in events {
+                let before = rt.status
+                rt.status.apply(event)
+                deliveries.append((event, Self.changesNamedValue(event, from: before)))
+            }
             guard notify else { return }
+            let ordered = deliveries
             AIBudsCall.deliver {
                 guard let delegate = self.delegate else { return }
-                for event in events { self.dispatch(event, to: delegate) }
+                for (event, changed) in ordered { self.dispatch(event, changed: changed, to: delegate) }
             }
         }
     }
 
-    private func dispatch(_ event: DeviceStateEvent, to delegate: any DeviceDelegate) {
+    /// Whether `event` changes the value its specific delegate callback is named after (an `anc`
+    /// event that only changes the gain is no `didAncModeChanged`); events of the device's own
+    /// states always do.
+    static func changesNamedValue(_ event: DeviceStateEvent, from before: DeviceStatus) -> Bool {
+        switch event {
+        case .workMode(let mode): return before.workMode != mode
+        case .volume(let level, _): return before.volume != level
+        case .equalizer(let mode, _, _): return before.equalizerMode != mode
+        case .anc(let mode, _, _): return before.ancMode != mode
+        case .wear(_, let status, _, _): return before.wearStatus != status
+        case .tws(let value): return before.tws?.connectionState != value.connectionState
+        default: return true
+        }
+    }
+
+    private func dispatch(_ event: DeviceStateEvent, changed: Bool, to delegate: any DeviceDelegate) {
+        defer { delegate.device(self, didReceiveStateEvent: event) }
+        if !changed { return }
         switch event {
         case .battery(let value): delegate.device(self, didBatteryStatusChanged: value)
         case .workState(let value): delegate.device(self, didWorkStateChanged: value)
@@ -306,7 +335,16 @@ extension BaseDevice {
         case .firmwareVersion(let value): delegate.device(self, didFirmwareVersionChanged: value)
         case .language(let value): delegate.device(self, didLanguageChanged: value)
         case .fileDeletingProgress(let value): delegate.device(self, didReceiveFileDeletingProgressEvent: value)
-        case .supportedLanguages, .maxAudioRecordDuration, .maxVideoRecordDuration: break
+        case .workMode(let value): delegate.device(self, didWorkModeChanged: value)
+        case .volume(let level, _): delegate.device(self, didVolumeChanged: NSNumber(value: level))
+        case .equalizer(let mode, _, _): delegate.device(self, didEqualizerModeChanged: mode)
+        case .anc(let mode, _, _): delegate.device(self, didAncModeChanged: mode)
+        case .wear(_, let status, _, _): delegate.device(self, didWearStatusChanged: status)
+        case .tws(let value): delegate.device(self, didTWSConnectionStateChanged: value.connectionState)
+        case .supportedLanguages, .maxAudioRecordDuration, .maxVideoRecordDuration, .mediaSession,
+            .physicalOperationMapping, .remoteShutter, .voiceAssistant, .apps, .serviceAuth, .teleprompter, .navigation,
+            .cameraFirmwareVersion, .physicalOperation, .wakeWord, .remoteShutterPressed:
+            break
         }
     }
 }

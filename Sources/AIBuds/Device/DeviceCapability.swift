@@ -29,6 +29,36 @@ public struct DeviceCapability: RawRepresentable, Hashable, Codable, Sendable, C
     public static let camera: DeviceCapability = "camera"
     /// Media files over the control link (TopStep's `TSMediaFile`).
     public static let mediaFile: DeviceCapability = "mediaFile"
+    /// AI audio recordings of `DeviceAudioRecordingAPI` (`requestStartAIAudioRecording`).
+    public static let aiAudioRecording: DeviceCapability = "audioRecording.ai"
+    /// `DeviceWorkModeAPI`.
+    public static let workMode: DeviceCapability = "workMode"
+    /// `DeviceVolumeControlAPI`.
+    public static let volume: DeviceCapability = "volume"
+    /// `DeviceEqualizerAPI`.
+    public static let equalizer: DeviceCapability = "equalizer"
+    /// `DeviceANCAPI`.
+    public static let anc: DeviceCapability = "anc"
+    /// `DeviceWearDetectionAPI`.
+    public static let wearDetection: DeviceCapability = "wearDetection"
+    /// `DeviceTWSAPI`.
+    public static let tws: DeviceCapability = "tws"
+    /// `DeviceMusicControlAPI`.
+    public static let musicControl: DeviceCapability = "musicControl"
+    /// `DevicePhysicalOperationsAPI`.
+    public static let physicalOperations: DeviceCapability = "physicalOperations"
+    /// `DeviceRemoteShutterAPI`.
+    public static let remoteShutter: DeviceCapability = "remoteShutter"
+    /// `DeviceAppsAPI`.
+    public static let apps: DeviceCapability = "apps"
+    /// `DeviceServiceAuthAPI`.
+    public static let serviceAuth: DeviceCapability = "serviceAuth"
+    /// `OnDeviceVoiceAssistantAPI`.
+    public static let voiceAssistant: DeviceCapability = "voiceAssistant"
+    /// `TeleprompterAPI`.
+    public static let teleprompter: DeviceCapability = "teleprompter"
+    /// `TurnByTurnNavigationAPI`.
+    public static let navigation: DeviceCapability = "navigation"
 
     /// The wire name.
     public var description: String { rawValue }

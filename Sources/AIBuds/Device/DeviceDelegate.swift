@@ -23,8 +23,7 @@ public protocol DeviceDelegate: AnyObject, Sendable {
     /// The device reported doing something else (recording, transferring files, idle, ...);
     /// the device's cached status (``BaseDevice/currentStatus``) already holds `state`.
     func device(_ device: any DeviceConvertible, didWorkStateChanged state: WorkState)
-    /// An audio device switched between normal and low-latency mode; the SMP plugin has no such
-    /// event and never calls it.
+    /// An audio device switched between normal and low-latency mode (`workMode` event).
     func device(_ device: any DeviceConvertible, didWorkModeChanged mode: WorkMode)
     /// Files were added or deleted: `info` holds the new numbers of photos, videos and audio files.
     func device(_ device: any DeviceConvertible, didMediaCountInfoChanged info: MediaCountInfoModel)
@@ -44,17 +43,19 @@ public protocol DeviceDelegate: AnyObject, Sendable {
     func device(_ device: any DeviceConvertible, didMediaFilesChanged generation: UInt64, types: [MediaFileType])
     /// The UI language changed.
     func device(_ device: any DeviceConvertible, didLanguageChanged language: DeviceLanguage)
-    /// Noise cancellation switched to `mode`; the SMP plugin has no such event and never calls it.
+    /// Noise cancellation switched to `mode` (`anc` event, when the mode changed).
     func device(_ device: any DeviceConvertible, didAncModeChanged mode: AncMode)
     /// The equalizer preset changed.
     func device(_ device: any DeviceConvertible, didEqualizerModeChanged mode: EqualizerMode)
-    /// The device was put on or taken off; the SMP plugin has no such event and never calls it.
+    /// The device was put on or taken off (`wear` event, when the combined status changed).
     func device(_ device: any DeviceConvertible, didWearStatusChanged status: WearStatus)
-    /// The two earbuds of a pair connected to or lost each other; the SMP plugin has no such event
-    /// and never calls it.
+    /// The two earbuds of a pair connected to or lost each other (`tws` event, when the link changed).
     func device(_ device: any DeviceConvertible, didTWSConnectionStateChanged state: TWSConnectionState)
     /// The media volume changed.
     func device(_ device: any DeviceConvertible, didVolumeChanged volume: NSNumber)
+    /// Any state event the device pushed, after its specific callback above (project addition): the
+    /// one place to hear media session, key presses, wake words, apps, teleprompter and navigation.
+    func device(_ device: any DeviceConvertible, didReceiveStateEvent event: DeviceStateEvent)
 }
 
 extension DeviceDelegate {
@@ -82,4 +83,5 @@ extension DeviceDelegate {
     public func device(_ device: any DeviceConvertible, didWearStatusChanged status: WearStatus) {}
     public func device(_ device: any DeviceConvertible, didTWSConnectionStateChanged state: TWSConnectionState) {}
     public func device(_ device: any DeviceConvertible, didVolumeChanged volume: NSNumber) {}
+    public func device(_ device: any DeviceConvertible, didReceiveStateEvent event: DeviceStateEvent) {}
 }

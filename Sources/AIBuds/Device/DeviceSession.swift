@@ -14,6 +14,9 @@ public protocol DeviceSession: AnyObject, Sendable {
     /// Waits for the device's next state changes; returns an empty list when nothing happened within the
     /// device's wait, and throws when the link is lost.
     func nextEvents() async throws -> [DeviceStateEvent]
+    /// Tells the device the outcome of the app's service authorization (the AI bridge plugins run
+    /// during the connection); returns the state changes the device answered with.
+    func reportServiceAuthorization(success: Bool) async throws -> [DeviceStateEvent]
     /// Closes the session; calls in flight fail.
     func close() async
 }

@@ -29,4 +29,40 @@ public enum DeviceStateEvent: Sendable, Equatable {
     case maxAudioRecordDuration(Int)
     /// The longest video recording in seconds (a setting; no delegate callback).
     case maxVideoRecordDuration(Int)
+    /// The work mode changed (normal or low latency).
+    case workMode(WorkMode)
+    /// The media volume or its maximum changed.
+    case volume(level: Int, max: Int?)
+    /// The equalizer preset or the custom bands changed; `bandRange` is the gain limit in dB.
+    case equalizer(mode: EqualizerMode, bands: [Int], bandRange: ClosedRange<Int>?)
+    /// The noise cancellation mode, its gain (0–10) or its fade (ms) changed.
+    case anc(mode: AncMode, gain: Int?, fade: Int?)
+    /// Wear detection was switched, or a bud was put on or taken off.
+    case wear(enabled: Bool, status: WearStatus, left: WearStatus, right: WearStatus)
+    /// The pair's link, batteries or case changed.
+    case tws(TWSStatusModel)
+    /// The media session played, paused or changed track.
+    case mediaSession(MediaSessionModel)
+    /// The function of a physical operation changed.
+    case physicalOperationMapping([PhysicalOperation: PhysicalOperationFunction])
+    /// The remote shutter was switched on or off.
+    case remoteShutter(enabled: Bool)
+    /// The on-device voice assistant was switched on or off.
+    case voiceAssistant(enabled: Bool)
+    /// An on-device app started or stopped.
+    case apps([DeviceAppModel])
+    /// The service authorization changed.
+    case serviceAuth(state: ServiceAuthState, attempts: Int)
+    /// The teleprompter opened, closed, or turned a page.
+    case teleprompter(TeleprompterStateModel)
+    /// The navigation instruction on the display changed; nil when navigation ended.
+    case navigation(NavigationInstruction?)
+    /// The camera module's firmware version (a value read at initialization).
+    case cameraFirmwareVersion(String)
+    /// The wearer did a physical operation on `side` (`left`, `right` or `device`).
+    case physicalOperation(side: String, operation: PhysicalOperation)
+    /// The on-device voice assistant heard its wake word.
+    case wakeWord(String)
+    /// The wearer pressed the shutter while remote shutter was on: the app should take its photo.
+    case remoteShutterPressed
 }

@@ -3,7 +3,9 @@ import Foundation
 
 /// The StarBurst AI authorization bridge an app registers with `AIBudsSDK.setStarBurstAIPlugin(_:)`.
 ///
-/// Declared for API compatibility; the SDK does not call it yet (see README's feature table).
+/// The SDK calls it while a device connects when ``ConnectParams/aiAuthParams`` has StarBurst
+/// credentials, and reports the outcome to the device (`serviceAuth`); an empty token or a throw is a
+/// failure, which is reported, not a failed connection.
 public protocol StarBurstBridgePlugin: AnyObject, Sendable {
     /// Obtains the StarBurst authorization for a device during its connection handshake.
     func authorize(device: any DeviceConvertible, params: StarBurstAIAuthParams) async throws -> Data
@@ -11,7 +13,8 @@ public protocol StarBurstBridgePlugin: AnyObject, Sendable {
 
 /// The MltCloud AI authorization bridge an app registers with `AIBudsSDK.setMltCloudAIPlugin(_:)`.
 ///
-/// Declared for API compatibility; the SDK does not call it yet.
+/// The SDK calls it while a device connects when ``ConnectParams/aiAuthParams`` has MltCloud
+/// credentials, and reports the outcome to the device.
 public protocol MltCloudBridgePlugin: AnyObject, Sendable {
     /// Obtains the MltCloud authorization for a device during its connection handshake.
     func authorize(device: any DeviceConvertible, params: MltCloudAIAuthParams) async throws -> Data
@@ -19,7 +22,8 @@ public protocol MltCloudBridgePlugin: AnyObject, Sendable {
 
 /// The on-device voice assistant bridge registered with `AIBudsSDK.setOnDeviceVoiceAssistantPlugin(_:)`.
 ///
-/// Declared for API compatibility; the SDK does not call it yet.
+/// The SDK calls it while a device with an on-device voice assistant connects with
+/// ``ConnectParams/aiAuthParams`` set, and reports the outcome to the device.
 public protocol OnDeviceVoiceAssistantBridgePlugin: AnyObject, Sendable {
     /// Obtains the voice assistant's service authorization for a device.
     func authorizeVoiceAssistant(device: any DeviceConvertible) async throws -> Data

@@ -61,7 +61,9 @@ public struct DeviceProfile: Sendable {
     /// AI glasses.
     public static let glasses = DeviceProfile(
         kind: .glasses, product: .glasses, model: "AIBuds Glasses G1", firmware: "2.4.1",
-        capabilities: ["info", "common", "find", "workState", "hotspot", "mediaImport", "audioRecording", "camera"],
+        capabilities: ["info", "common", "find", "workState", "hotspot", "mediaImport", "audioRecording", "audioRecording.ai", "camera",
+                       "physicalOperations", "remoteShutter", "apps", "serviceAuth", "voiceAssistant", "teleprompter",
+                       "navigation"],
         hasHotspot: true, hasCamera: true, hasAudioRecording: true, supportsDeleteAll: true,
         capacity: 32 << 30, rssi: -52, audioExtension: "m4a", audioBytesPerSecond: 16_000,
         videoBytesPerSecond: 1_500_000, photoSize: 2_400_000, videosHaveSixAxis: true,
@@ -78,7 +80,9 @@ public struct DeviceProfile: Sendable {
     /// camera, 1 GiB of storage.
     public static let earbuds = DeviceProfile(
         kind: .earbuds, product: .earbuds, model: "AIBuds Pro 3", firmware: "1.8.0",
-        capabilities: ["info", "common", "find", "workState", "audioRecording", "mediaFile", "mediaFile.deleteAll"],
+        capabilities: ["info", "common", "find", "workState", "audioRecording", "mediaFile", "mediaFile.deleteAll",
+                       "workMode", "volume", "equalizer", "anc", "wearDetection", "tws", "musicControl",
+                       "physicalOperations"],
         hasHotspot: false, hasCamera: false, hasAudioRecording: true, supportsDeleteAll: true,
         capacity: 1 << 30, rssi: -60, audioExtension: "opus", audioBytesPerSecond: 4_000,
         videoBytesPerSecond: 0, photoSize: 0, videosHaveSixAxis: false,

@@ -10,6 +10,9 @@ struct DeviceSettings: Codable, Equatable, Sendable {
     var maxAudioSeconds: UInt64 = 600
     /// The longest video recording, in seconds.
     var maxVideoSeconds: UInt64 = 300
+    /// The controls (audio settings, key mapping, services); nil in files of earlier versions and
+    /// until first used, which means the profile's defaults.
+    var controls: ControlState?
 
     static func load(from folder: URL?) throws(EmulatorError) -> DeviceSettings? {
         guard let url = folder?.appendingPathComponent("device.json"),

@@ -60,6 +60,7 @@ public final class EmulatedDevice: Sendable {
 
     private struct Recording {
         var video: Bool
+        var ai = false
         var started: Duration
         var epoch: UInt64
     }
@@ -83,7 +84,7 @@ public final class EmulatedDevice: Sendable {
 
         var workState: WorkState {
             if !powered { return .shuttingDown }
-            if let recording { return recording.video ? .recordingVideo : .recordingAudio }
+            if let recording { return recording.video ? .recordingVideo : recording.ai ? .aiConversing : .recordingAudio }
             if transfer != .off { return .fileTransferring }
             return .btOrBleConnectedIdle
         }
@@ -194,6 +195,40 @@ public final class EmulatedDevice: Sendable {
                                                 "audios": CBOR(integer: counts.audios)])
             state.events.append(DeviceEventKind.storage, ["used_mb": .unsigned(storage.usedMB), "free_mb": .unsigned(storage.freeMB)])
         }
+    }
+
+    /// Runs `body` on the controls under the device's lock; each setting it reports changed (and
+    /// that the profile has) becomes an event, and the settings are saved when any did.
+    func withControls<R>(
+        _ body: (inout ControlState) throws(EmulatorError) -> (R, [String])
+    ) throws(EmulatorError) -> R {
+        let kind = profile.kind
+        let firmware = cameraFirmware
+        return try update { state throws(EmulatorError) -> R in
+            var controls = state.settings.controls ?? ControlState.defaults(for: kind)
+            let (result, changed) = try body(&controls)
+            state.settings.controls = controls
+            let supported = ControlState.settings(of: kind)
+            let reported = changed.filter(supported.contains)
+            for name in reported { state.events.append(name, controls.value(name, camera: firmware)) }
+            if !changed.isEmpty { try? state.settings.save(to: stateDirectory) }
+            return result
+        }
+    }
+
+    /// Logs a warning of the device.
+    func logWarning(_ message: String) {
+        logger.log(.warning, "emulator", message)
+    }
+
+    /// Runs `body` on the device's clock after `delay`.
+    func clockSchedule(after delay: Duration, _ body: @escaping @Sendable () -> Void) {
+        clock.schedule(after: delay, body)
+    }
+
+    /// Appends an event that reports something the wearer did (a key press, a wake word).
+    func appendEvent(_ kind: String, _ value: CBOR) {
+        _ = try? update { state throws(EmulatorError) in state.events.append(kind, value) }
     }
 
     // MARK: - Power and session
@@ -331,8 +366,15 @@ public final class EmulatedDevice: Sendable {
                 (DeviceEventKind.hotspotState, ["state": CBOR(integer: state.hotspotState.rawValue)]),
                 (DeviceEventKind.mediaChanged, ["generation": .unsigned(generation), "types": [1, 2, 3]]),
             ]
-            return (last, snapshot.map { DeviceEvent(seq: last, kind: $0.0, value: $0.1) })
+            let all = snapshot + controlSnapshot(state.settings.controls)
+            return (last, all.map { DeviceEvent(seq: last, kind: $0.0, value: $0.1) })
         }
+    }
+
+    private func controlSnapshot(_ controls: ControlState?) -> [(String, CBOR)] {
+        let controls = controls ?? ControlState.defaults(for: profile.kind)
+        let supported = ControlState.settings(of: profile.kind)
+        return DeviceSettingName.all.filter(supported.contains).map { ($0, controls.value($0, camera: cameraFirmware)) }
     }
 
     // MARK: - Hotspot and transfer mode
@@ -446,7 +488,10 @@ public final class EmulatedDevice: Sendable {
     // MARK: - Capture
 
     /// Starts an audio (or, with `video`, a video) recording.
-    public func startRecording(video: Bool) throws(EmulatorError) {
+    public func startRecording(video: Bool, ai: Bool = false) throws(EmulatorError) {
+        if ai, !profile.capabilities.contains("audioRecording.ai") {
+            throw EmulatorError(.notSupported, "the \(profile.kind.rawValue) profile makes no AI audio recordings")
+        }
         if video {
             guard profile.hasCamera else { throw EmulatorError(.notSupported, "the \(profile.kind.rawValue) profile has no camera") }
         } else {
@@ -458,7 +503,7 @@ public final class EmulatedDevice: Sendable {
         let (epoch, limit) = try update { state throws(EmulatorError) -> (UInt64, UInt64) in
             guard state.recording == nil else { throw EmulatorError(.busy, "the device is already recording") }
             state.recordingEpoch += 1
-            state.recording = Recording(video: video, started: now, epoch: state.recordingEpoch)
+            state.recording = Recording(video: video, ai: ai && !video, started: now, epoch: state.recordingEpoch)
             return (state.recordingEpoch, video ? state.settings.maxVideoSeconds : state.settings.maxAudioSeconds)
         }
         clock.schedule(after: .seconds(Int64(limit))) { [weak self] in
@@ -491,7 +536,7 @@ public final class EmulatedDevice: Sendable {
             record = try store.addGenerated(stem: "VID_\(stamp)", extension: "mp4", type: .video,
                                             size: seconds * profile.videoBytesPerSecond, sixaxis: profile.videosHaveSixAxis)
         } else {
-            record = try store.addGenerated(stem: "REC_\(stamp)", extension: profile.audioExtension, type: .audio,
+            record = try store.addGenerated(stem: "\(recording.ai ? "AI" : "REC")_\(stamp)", extension: profile.audioExtension, type: .audio,
                                             size: seconds * profile.audioBytesPerSecond)
         }
         return record.name

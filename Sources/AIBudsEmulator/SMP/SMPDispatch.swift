@@ -18,7 +18,7 @@ extension SMPRequestHandler {
             SMPGroupDescription(id: SMPGroupID.os, name: "os mgmt", handlers: 5),
             SMPGroupDescription(id: SMPGroupID.file, name: "fs mgmt", handlers: 5),
             SMPGroupDescription(id: SMPGroupID.enumeration, name: "enum mgmt", handlers: 4),
-            SMPGroupDescription(id: SMPGroupID.device, name: "device", handlers: 11),
+            SMPGroupDescription(id: SMPGroupID.device, name: "device", handlers: 13),
             SMPGroupDescription(id: SMPGroupID.media, name: "media", handlers: 4),
         ]
         if device.profile.hasHotspot {
@@ -256,6 +256,23 @@ extension SMPRequestHandler {
         case let find as DeviceFindRequest:
             device.setFinding(find.on)
             return .reply(SMPEmptyResponse())
+        case let read as DeviceSettingReadRequest:
+            do { return .reply(DeviceSettingResponse(name: read.name, value: try device.setting(read.name))) } catch {
+                return .failure(.project(group, error))
+            }
+        case let write as DeviceSettingWriteRequest:
+            do {
+                return .reply(DeviceSettingResponse(name: write.name, value: try device.writeSetting(write.name, write.value)))
+            } catch {
+                return .failure(.project(group, error))
+            }
+        case let action as DeviceActionRequest:
+            do {
+                let result = try device.performAction(action.name, action.args)
+                return .reply(DeviceActionResponse(setting: result.setting, value: result.value))
+            } catch {
+                return .failure(.project(group, error))
+            }
         default:
             return .failure(.smp(.notSupported))
         }
@@ -284,6 +301,8 @@ extension SMPRequestHandler {
             guard device.profile.supportsDeleteAll else { return .failure(.project(group, .notSupported)) }
             guard let type = Self.typeFilter(deleteAll.type) else { return .failure(.project(group, .invalidArgument)) }
             let result = store.deleteAll(type: type)
+            let progress = DeleteProgressEvent(deleted: UInt64(result.deleted), total: UInt64(result.deleted))
+            device.appendEvent(DeviceGestureEventKind.deleteProgress, (try? CBOREncoder().encodeValue(progress)) ?? .map([:]))
             return .reply(MediaDeleteAllResponse(generation: result.generation, deleted: UInt64(result.deleted)))
         case let changed as MediaChangedRequest:
             return .hold(.mediaChanged(since: changed.since), wait: .milliseconds(Int64(clamping: changed.waitMs)))
@@ -337,8 +356,8 @@ extension SMPRequestHandler {
         let group = SMPGroupID.capture
         do {
             switch request {
-            case is CaptureAudioStartRequest:
-                try device.startRecording(video: false)
+            case let start as CaptureAudioStartRequest:
+                try device.startRecording(video: false, ai: start.ai ?? false)
                 return .reply(SMPEmptyResponse())
             case is CaptureAudioStopRequest:
                 return .reply(CaptureFileResponse(name: try device.stopRecording(video: false).text))

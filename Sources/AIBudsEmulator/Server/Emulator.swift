@@ -60,7 +60,8 @@ public final class Emulator: Sendable {
                               faults: configuration.faults, logger: logger)
     }
 
-    /// Binds the SMP socket, opens the hotspot when asked, starts periodic recordings and writes
+    /// Binds the SMP socket, opens the hotspot when asked, starts periodic recordings and the wearer's
+    /// script, and writes
     /// the discovery announcement; returns the bound address.
     @discardableResult
     public func start() throws(EmulatorError) -> SocketAddress {
@@ -70,6 +71,7 @@ public final class Emulator: Sendable {
                 try device.openHotspotNow(ssid: "\(configuration.deviceName) transfer", password: "aibuds-transfer")
             }
             if let interval = configuration.recordEvery { device.startPeriodicRecordings(every: interval) }
+            if let script = configuration.script { device.run(script) }
             if configuration.listsDigests { device.store.startIndexingDigests() }
             if configuration.announce {
                 let announcement = DiscoveryAnnouncement(

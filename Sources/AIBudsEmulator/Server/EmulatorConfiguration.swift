@@ -36,6 +36,9 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     /// The folder of discovery announcements (default: ``DiscoveryAnnouncement/directory(environment:)``).
     public var discoveryDirectory: URL?
 
+    /// The wearer's scenario (`--script FILE`), run from the start.
+    public var script: WearerScript?
+
     /// The default configuration: a glasses profile on `127.0.0.1:1337`.
     public init() {}
 
@@ -47,8 +50,9 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     /// - Throws: ``EmulatorError`` with code `invalidConfiguration` naming the bad option.
     public init(profile: String?, listen: String?, name: String?, media: String?, manifest: String?,
                 state: String?, link: String?, faults: [String], recordEvery: String?, hotspotOpen: Bool,
-                token: String?, listsDigests: Bool = true) throws(EmulatorError) {
+                token: String?, listsDigests: Bool = true, script: String? = nil) throws(EmulatorError) {
         self.init()
+        if let script { self.script = try WearerScript(contentsOf: URL(fileURLWithPath: script)) }
         self.listsDigests = listsDigests
         if let profile {
             guard let kind = DeviceProfile.Kind(rawValue: profile) else {

@@ -28,8 +28,16 @@ extension SMPDevice: MediaFileTransferChannel {
 
     /// Empties the device's media store (only files of `type` when given) on the current
     /// connection; returns the new list generation and how many files went.
+    ///
+    /// Every client's delegate hears `didReceiveFileDeletingProgressEvent` `completed` from the
+    /// device's `deleteProgress` event; a deletion that fails here is `unexpectedExit` for this one.
     public func deleteAllMediaFiles(type: MediaFileType?) async throws -> (generation: UInt64, deleted: Int) {
-        try await onMediaChannel { try await $0.deleteAllMediaFiles(type: type) }
+        do {
+            return try await onMediaChannel { try await $0.deleteAllMediaFiles(type: type) }
+        } catch {
+            apply([.fileDeletingProgress(.unexpectedExit)], notify: true)
+            throw error
+        }
     }
 
     /// The device's SHA-256 of one file; `nil` when the device cannot hash. The device may take

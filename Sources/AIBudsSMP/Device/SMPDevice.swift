@@ -87,8 +87,11 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
         try await perform(SMPDeviceSession.self, requiring: capability, command)
     }
 
-    /// The device's success status code.
+    /// The device's success status code, when a command has no answer to carry one.
     static let ok = NSNumber(value: 0)
+
+    /// The status code the device returned in a successful answer (0 when it left `rc` out).
+    static func status(_ response: SMPEmptyResponse) -> NSNumber { NSNumber(value: response.rc ?? 0) }
 
     // MARK: DeviceInfoAPI
 
@@ -103,6 +106,13 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
     /// The last known media counts.
     public var mediaCountInfo: MediaCountInfoModel? { currentStatus.mediaCount }
 
+    /// What the hardware has, from Device `info`'s capabilities and the settings read at connection.
+    public var hardwareConfiguration: DeviceHardwareConfiguration {
+        DeviceHardwareConfiguration(
+            product: product, model: deviceModel, firmwareVersion: firmwareVersion, capabilities: capabilities,
+            status: currentStatus)
+    }
+
     /// Sets the device clock to now.
     public func syncDeviceTime() async throws -> NSNumber? {
         try await setDeviceTime(to: Date())
@@ -111,8 +121,8 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
     /// Sets the device clock (Device `time` write, whole seconds).
     public func setDeviceTime(to date: Date) async throws -> NSNumber? {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        _ = try await run(.info) { try await $0.request(DeviceTimeWriteRequest(time: seconds)) }
-        return Self.ok
+        let response = try await run(.info) { try await $0.request(DeviceTimeWriteRequest(time: seconds)) }
+        return Self.status(response)
     }
 
     /// Reads the device clock.
@@ -123,9 +133,9 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
 
     /// Sets the UI language (Device `language` write).
     public func setDeviceLanguage(_ language: DeviceLanguage) async throws -> NSNumber? {
-        _ = try await run(.info) { try await $0.request(DeviceLanguageWriteRequest(language: language.rawValue)) }
+        let response = try await run(.info) { try await $0.request(DeviceLanguageWriteRequest(language: language.rawValue)) }
         apply([.language(language)], notify: false)
-        return Self.ok
+        return Self.status(response)
     }
 
     /// Reads the UI language and the supported languages.
@@ -210,8 +220,8 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
         }
         LogRedactor.shared.register(password)
         let request = HotspotConfigureRequest(mode: mode.rawValue, channel: UInt64(channel), ssid: ssid, password: password)
-        _ = try await run(.hotspot) { try await $0.request(request) }
-        return Self.ok
+        let response = try await run(.hotspot) { try await $0.request(request) }
+        return Self.status(response)
     }
 
     /// Enters media transfer mode.
@@ -245,9 +255,9 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
     /// Sets the longest audio recording.
     public func setMaxAudioRecordDuration(_ seconds: NSNumber) async throws -> NSNumber? {
         let value = try Self.seconds(seconds)
-        _ = try await run(.audioRecording) { try await $0.request(CaptureMaxAudioWriteRequest(seconds: value)) }
+        let response = try await run(.audioRecording) { try await $0.request(CaptureMaxAudioWriteRequest(seconds: value)) }
         apply([.maxAudioRecordDuration(Int(value))], notify: false)
-        return Self.ok
+        return Self.status(response)
     }
 
     /// Reads the longest audio recording.
@@ -260,8 +270,17 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
     /// Sends Capture `audio start`; the device answers busy when it is already recording. Returns
     /// status code 0.
     public func requestStartAudioRecording() async throws -> NSNumber? {
-        _ = try await run(.audioRecording) { try await $0.request(CaptureAudioStartRequest()) }
-        return Self.ok
+        let response = try await run(.audioRecording) { try await $0.request(CaptureAudioStartRequest()) }
+        return Self.status(response)
+    }
+
+    /// Sends Capture `audio start` with `ai`; needs the `audioRecording.ai` capability.
+    public func requestStartAIAudioRecording() async throws -> NSNumber? {
+        guard capabilities.contains(.aiAudioRecording) else {
+            throw AIBudsError(.deviceNotSupport, "\(name) makes no AI audio recordings")
+        }
+        let response = try await run(.audioRecording) { try await $0.request(CaptureAudioStartRequest(ai: true)) }
+        return Self.status(response)
     }
 
     /// Stops the audio recording; returns the new file's name.
@@ -273,15 +292,15 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
 
     /// The longest video in seconds.
     public var maxVideoRecordDuration: NSNumber? { currentStatus.maxVideoRecordDuration.map { NSNumber(value: $0) } }
-    /// The camera module's firmware version; this link does not report one.
-    public var cameraFirmwareVersion: String? { nil }
+    /// The camera module's own firmware version (Device `setting` `camera`), read at initialization.
+    public var cameraFirmwareVersion: String? { currentStatus.cameraFirmwareVersion }
 
     /// Sets the longest video.
     public func setMaxVideoRecordDuration(_ seconds: NSNumber) async throws -> NSNumber? {
         let value = try Self.seconds(seconds)
-        _ = try await run(.camera) { try await $0.request(CaptureMaxVideoWriteRequest(seconds: value)) }
+        let response = try await run(.camera) { try await $0.request(CaptureMaxVideoWriteRequest(seconds: value)) }
         apply([.maxVideoRecordDuration(Int(value))], notify: false)
-        return Self.ok
+        return Self.status(response)
     }
 
     /// Reads the longest video.
@@ -303,8 +322,8 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
 
     /// Starts recording video.
     public func requestVideoRecording() async throws -> NSNumber? {
-        _ = try await run(.camera) { try await $0.request(CaptureVideoStartRequest()) }
-        return Self.ok
+        let response = try await run(.camera) { try await $0.request(CaptureVideoStartRequest()) }
+        return Self.status(response)
     }
 
     /// Stops recording video; returns the new file's name.
@@ -321,9 +340,11 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
     }
 }
 
-/// Earbuds over SMP: audio recording, find, work state.
+/// Earbuds over SMP: a true-wireless pair with audio controls (work mode, volume, equalizer, ANC,
+/// wear detection, TWS state, music control, key mapping), audio recording, find and work state.
 public final class SMPEarbudsDevice: SMPDevice, DeviceFindAPI, DeviceWorkStateAPI, DeviceAudioRecordingAPI,
-    @unchecked Sendable {}
+    DeviceWorkModeAPI, DeviceVolumeControlAPI, DeviceEqualizerAPI, DeviceANCAPI, DeviceWearDetectionAPI, DeviceTWSAPI,
+    DeviceMusicControlAPI, DevicePhysicalOperationsAPI, @unchecked Sendable {}
 
 /// A watch over SMP: audio recording, find, work state.
 public final class SMPWatchDevice: SMPDevice, DeviceFindAPI, DeviceWorkStateAPI, DeviceAudioRecordingAPI,

@@ -117,7 +117,33 @@ public final class SMPDeviceSession: DeviceSession {
         if let limit = try await videoLimit {
             result.append(.maxVideoRecordDuration(Int(clamping: limit.seconds)))
         }
-        return result
+        return result + (try await readControls(capabilities: capabilities))
+    }
+
+    /// Reads the setting of every control capability the device reported, all at once; one after
+    /// the other on a paced link (`bluetoothDataPacketIntervalInMilliseconds`), where requests queued
+    /// behind each other would use up their command timeouts waiting for their turn.
+    func readControls(capabilities: Set<DeviceCapability>) async throws -> [DeviceStateEvent] {
+        let names = SMPControlMapping.settingOfCapability.filter { capabilities.contains($0.0) }.map(\.1)
+        if AIBudsSDK.sdkConfiguration.bluetoothDataPacketIntervalInMilliseconds > 0 {
+            var events: [DeviceStateEvent] = []
+            for name in names {
+                let response = try await request(DeviceSettingReadRequest(name: name))
+                if let event = SMPControlMapping.event(name, response.value) { events.append(event) }
+            }
+            return events
+        }
+        return try await withThrowingTaskGroup(of: (Int, DeviceStateEvent?).self) { group in
+            for (index, name) in names.enumerated() {
+                group.addTask {
+                    let response = try await self.request(DeviceSettingReadRequest(name: name))
+                    return (index, SMPControlMapping.event(name, response.value))
+                }
+            }
+            var events = [DeviceStateEvent?](repeating: nil, count: names.count)
+            for try await (index, event) in group { events[index] = event }
+            return events.compactMap { $0 }
+        }
     }
 
     /// Long-polls Device `events` from the last event number seen.
@@ -132,6 +158,18 @@ public final class SMPDeviceSession: DeviceSession {
             if mapped == nil { logger.log(.debug, "smp", "ignored device event \(event.kind)") }
             return mapped
         }
+    }
+
+    /// Sends Device `action` `auth.report` when the device has the `serviceAuth` capability; returns
+    /// its new `serviceAuth` state.
+    public func reportServiceAuthorization(success: Bool) async throws -> [DeviceStateEvent] {
+        guard let identity = state.withLock({ $0.identity }), identity.capabilities.contains(.serviceAuth) else { return [] }
+        let args = try CBOREncoder().encodeValue(AuthReportArgs(success: success))
+        let response = try await request(DeviceActionRequest(name: DeviceActionName.authReport, args: args))
+        guard let setting = response.setting, let value = response.value,
+            let event = SMPControlMapping.event(setting, value)
+        else { return [] }
+        return [event]
     }
 
     /// Closes the client; requests in flight fail.
@@ -172,7 +210,7 @@ public final class SMPDeviceSession: DeviceSession {
             guard let value = try? decoder.decode(MediaChangedResponse.self, from: event.value) else { return nil }
             return .mediaChanged(generation: value.generation, types: value.types.map(MediaFileType.init(lenientRawValue:)))
         default:
-            return nil
+            return SMPControlMapping.event(event.kind, event.value)
         }
     }
 }

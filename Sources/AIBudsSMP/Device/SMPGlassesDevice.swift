@@ -1,9 +1,12 @@
 import AIBuds
 
-/// AI glasses over SMP: camera, hotspot, audio recording, find, work state, and media import over
-/// the hotspot with the engine the device owns.
+/// AI glasses over SMP: camera, hotspot, audio recording, find, work state, media import over the
+/// hotspot with the engine the device owns, and the services (remote shutter, apps, service
+/// authorization, voice assistant, teleprompter, navigation, key mapping).
 public final class SMPGlassesDevice: SMPDevice, DeviceFindAPI, DeviceWorkStateAPI, DeviceHotspotAPI,
-    DeviceAudioRecordingAPI, DeviceCameraAPI, MediaImportControlChannel, DeviceMediaFileImportAPI, @unchecked Sendable
+    DeviceAudioRecordingAPI, DeviceCameraAPI, MediaImportControlChannel, DeviceMediaFileImportAPI,
+    DeviceRemoteShutterAPI, DeviceAppsAPI, DeviceServiceAuthAPI, OnDeviceVoiceAssistantAPI, TeleprompterAPI,
+    TurnByTurnNavigationAPI, DevicePhysicalOperationsAPI, @unchecked Sendable
 {
     private let importEngine = LazyMediaImportEngine()
 

@@ -14,7 +14,8 @@ public struct GyroLog: Sendable {
     /// The header's `frame_readout_direction`, if any.
     public var readoutDirection: ReadoutDirection?
 
-    /// Creates a log.
+    /// Holds parsed samples (seconds from the first frame, rad/s, g) with the header fields a
+    /// `.gcsv` gave; code that has its own IMU data builds one directly.
     public init(
         samples: [ImuSample], id: String? = nil, vendor: String? = nil, lensProfileName: String? = nil,
         frameReadoutTime: Double? = nil, readoutDirection: ReadoutDirection? = nil

@@ -26,7 +26,8 @@ public struct GyroLogError: Error, Sendable, Equatable, CustomStringConvertible 
     /// A sentence for people.
     public var message: String
 
-    /// Creates an error.
+    /// A `.gcsv` fault of `kind` at 1-based `line` (0: the file as a whole), with a sentence for
+    /// people.
     public init(_ kind: Kind, line: Int, _ message: String) {
         self.kind = kind
         self.line = line

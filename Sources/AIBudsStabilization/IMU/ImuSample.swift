@@ -8,7 +8,8 @@ public struct ImuSample: Sendable, Equatable {
     /// Specific force in g (at rest: +1 g along the direction pointing up), when logged.
     public var accel: SIMD3<Double>?
 
-    /// Creates a sample.
+    /// One reading at `time` seconds from the first frame: rates in rad/s in the camera frame,
+    /// and the accelerometer in g when the log has one.
     public init(time: Double, gyro: SIMD3<Double>, accel: SIMD3<Double>?) {
         self.time = time
         self.gyro = gyro

@@ -17,7 +17,8 @@ public struct LensModel: Sendable, Equatable {
     /// distortion grows monotonically, so that projection is one-to-one.
     private let limit: Double
 
-    /// Creates a lens.
+    /// A lens at the video's resolution: `focalLength` and `principalPoint` in pixels, the
+    /// distortion `coefficients` in `model`'s order (missing ones are zero).
     public init(model: LensDistortionModel, focalLength: SIMD2<Double>, principalPoint: SIMD2<Double>, coefficients: [Double]) {
         self.model = model
         self.focalLength = focalLength

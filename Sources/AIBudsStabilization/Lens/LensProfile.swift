@@ -19,7 +19,8 @@ public struct LensProfile: Sendable, Equatable {
     /// The camera's name, for logs.
     public var name: String
 
-    /// Creates a profile.
+    /// A calibration given in code rather than read from Gyroflow's JSON; pixel values refer to
+    /// the calibration size, and readout time is in seconds.
     public init(
         calibrationWidth: Int, calibrationHeight: Int, focalLength: SIMD2<Double>, principalPoint: SIMD2<Double>,
         model: LensDistortionModel, coefficients: [Double], frameReadoutTime: Double? = nil,

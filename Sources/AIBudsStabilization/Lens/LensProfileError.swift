@@ -5,7 +5,7 @@ public struct LensProfileError: Error, Sendable, Equatable, CustomStringConverti
     /// A sentence for people.
     public var message: String
 
-    /// Creates an error.
+    /// A lens-profile fault in JSON field `field` (a dotted path), with a sentence for people.
     public init(field: String, _ message: String) {
         self.field = field
         self.message = message

@@ -7,7 +7,8 @@ public struct OrientationSmoother: Sendable {
     /// Whether the virtual camera keeps the horizon level (no roll against gravity).
     public var horizonLock: Bool
 
-    /// Creates a smoother.
+    /// Smooths camera orientations as `mode` says (adaptive by default, keeping pans and turns);
+    /// with `horizonLock`, roll is taken out entirely.
     public init(mode: SmoothingMode = .adaptive(smoothness: 0.5), horizonLock: Bool = false) {
         self.mode = mode
         self.horizonLock = horizonLock

@@ -6,7 +6,8 @@ public struct ZoomPlanner: Sendable {
     /// Half the window, in seconds, over which the zoom is held and averaged.
     public var window: Double
 
-    /// Creates a planner.
+    /// A planner that never zooms past `maximumZoom` and holds and averages the zoom over
+    /// ±`window` seconds.
     public init(maximumZoom: Double = 2.5, window: Double = 1.0) {
         self.maximumZoom = maximumZoom
         self.window = window

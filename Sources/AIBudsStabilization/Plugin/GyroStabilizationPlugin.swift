@@ -9,7 +9,7 @@ public final class GyroStabilizationPlugin: VideoStabilizationPlugin {
     public let name = "gyro-eis"
     /// The lens profile used for every video.
     public let lensProfile: LensProfile
-    /// The stabilization settings.
+    /// Smoothing, lens and encoder choices applied to every video the import hands over.
     public let settings: StabilizationSettings
 
     /// Creates the plugin for a camera with `lensProfile` (by default the AIBuds glasses' lens).

@@ -4,10 +4,11 @@ import Foundation
 /// encode pass. Synchronous and CPU-bound: call it off Swift's cooperative pool (the plugin and the
 /// command run it on a thread of its own).
 public struct GyroStabilizer: Sendable {
-    /// The settings.
+    /// Smoothing, lens and encoder choices for the next `stabilize` call; change between calls.
     public var settings: StabilizationSettings
 
-    /// Creates a stabilizer.
+    /// A stabilizer that holds no file or decoder until it runs; the default settings are the
+    /// adaptive smoother at smoothness 0.5, zoom up to 2.5× and `veryfast` CRF 20.
     public init(settings: StabilizationSettings = StabilizationSettings()) {
         self.settings = settings
     }

@@ -9,7 +9,7 @@ public struct StabilizationSettings: Sendable, Equatable {
     /// The rolling-shutter readout time in seconds, overriding the log's and the lens profile's;
     /// 0 treats the sensor as a global shutter.
     public var readoutTime: Double?
-    /// The encoder settings.
+    /// How the stabilized video is encoded: x264/x265 preset, CRF, and whether HEVC stays HEVC.
     public var encoder: EncoderSettings
 
     /// Creates settings; the defaults are the adaptive smoother at smoothness 0.5, no horizon lock,

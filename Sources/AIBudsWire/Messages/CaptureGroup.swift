@@ -15,8 +15,13 @@ public struct CaptureAudioStartRequest: SMPRequest, Equatable {
     /// op 3 (write response).
     public static let operation = SMPOperation.write
 
-    /// Creates the request that starts an audio recording; its payload is the empty map.
-    public init() {}
+    /// True for an AI audio recording (named `AI_…`, for the device's AI services) instead of a
+    /// normal one; absent: normal.
+    public var ai: Bool?
+
+    /// Creates the request that starts an audio recording, an AI one when `ai` is true; without it
+    /// the payload is the empty map.
+    public init(ai: Bool? = nil) { self.ai = ai }
 }
 
 /// The (empty) answer to ``CaptureAudioStartRequest``.
