@@ -45,12 +45,7 @@ public final class BlueZConnectSDK: SMPSessionOpener {
 
     /// The SMP plugin's class for each product (the same devices, another link).
     public func classForDeviceModel(product: DeviceProduct) -> any DeviceConvertible.Type {
-        switch product {
-        case .glasses: SMPGlassesDevice.self
-        case .earbuds: SMPEarbudsDevice.self
-        case .watch: SMPWatchDevice.self
-        default: SMPDevice.self
-        }
+        SMPDevice.deviceClass(for: product)
     }
 
     /// Keeps the SDK-wide delegate (weakly).

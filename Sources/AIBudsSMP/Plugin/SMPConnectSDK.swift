@@ -46,12 +46,7 @@ public final class SMPConnectSDK: BleConnectSDK {
 
     /// The per-product class: glasses, earbuds and watch have their own; other products get ``SMPDevice``.
     public func classForDeviceModel(product: DeviceProduct) -> any DeviceConvertible.Type {
-        switch product {
-        case .glasses: SMPGlassesDevice.self
-        case .earbuds: SMPEarbudsDevice.self
-        case .watch: SMPWatchDevice.self
-        default: SMPDevice.self
-        }
+        SMPDevice.deviceClass(for: product)
     }
 
     /// Keeps the SDK-wide delegate (weakly).
@@ -131,4 +126,17 @@ public final class SMPConnectSDK: BleConnectSDK {
 /// A weak reference to the SDK-wide delegate.
 struct WeakSDKDelegate {
     weak var value: (any SDKDelegate)?
+}
+
+extension SMPDevice {
+    /// The class that declares a product's capability protocols: glasses, earbuds and watch have
+    /// their own; any other product gets ``SMPDevice`` (whatever the link, UDP or BLE).
+    public static func deviceClass(for product: DeviceProduct) -> any DeviceConvertible.Type {
+        switch product {
+        case .glasses: SMPGlassesDevice.self
+        case .earbuds: SMPEarbudsDevice.self
+        case .watch: SMPWatchDevice.self
+        default: SMPDevice.self
+        }
+    }
 }
