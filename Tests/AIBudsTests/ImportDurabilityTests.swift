@@ -114,7 +114,7 @@ struct ImportDurabilityTests {
 
     @Test func aSecondImportIntoTheSameFolderWaitsAndBothSucceed() async throws {
         let fixture = try ImportEmulatorFixture(
-            [.video("A.mp4", 6_000_000, sixaxis: false), .photo("B.jpg", 200_000)], faults: ["http-stall=3000000:1500"])
+            [.video("A.mp4", 6_000_000, sixaxis: false), .photo("B.jpg", 200_000)], faults: ["http-stall=3000000:10000"])
         defer { fixture.stop() }
         let folder = fixture.destination("shared")
         try await waitUntilDigestsListed(fixture.emulator.device.store, timeout: .seconds(60))

@@ -10,7 +10,7 @@ import Testing
 /// Each failing step of `fetchMediaFilesInfo` ends the chain with its own code, and the vendor
 /// API's completion still runs exactly once.
 extension SDKTests {
-    @Suite("Import fetch failures", .timeLimit(.minutes(1)))
+    @Suite("Import fetch failures", .timeLimit(.minutes(3)))
     struct ImportFetchFailureTests {
         @Test func aRejectedHotspotConfigurationIs6004WithTheDeviceStatus() async throws {
             let fixture = try ImportEmulatorFixture([.photo("A.jpg", 100)])
@@ -99,7 +99,7 @@ extension SDKTests {
 }
 
 extension SDKTests {
-    @Suite("Import fetch cancellation", .timeLimit(.minutes(1)))
+    @Suite("Import fetch cancellation", .timeLimit(.minutes(3)))
     struct ImportFetchCancellationTests {
         @Test func cancellingAFetchEndsItOnceAndTheDeviceIsNotBusy() async throws {
             let fixture = try ImportEmulatorFixture([.photo("A.jpg", 100)], faults: ["slow-hotspot=10000"])

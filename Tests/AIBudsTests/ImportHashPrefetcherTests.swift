@@ -6,7 +6,7 @@ import Testing
 @testable import AIBuds
 
 extension SDKTests {
-    @Suite("Import: device hash requests made ahead of the downloads", .timeLimit(.minutes(1)))
+    @Suite("Import: device hash requests made ahead of the downloads", .timeLimit(.minutes(3)))
     struct ImportHashPrefetcherTests {
         @Test func cancelReachesTheRequestAWorkerWaitsFor() async throws {
             // The device never answers (a scripted hang): only cancellation ends the request.

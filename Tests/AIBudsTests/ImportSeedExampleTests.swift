@@ -8,7 +8,7 @@ import Testing
 /// The Swift usage example of the vendor's "Import Media Files" page (the "seed" of the names
 /// here), the whole fetch-then-import block verbatim, against the emulator. Its `print` calls reach this suite's `print`, which records the lines.
 extension SDKTests {
-    @Suite("Import: the seed's usage example", .timeLimit(.minutes(1)))
+    @Suite("Import: the seed's usage example", .timeLimit(.minutes(3)))
     struct ImportSeedExampleTests {
         /// The lines the example printed.
         final class Output: Sendable {

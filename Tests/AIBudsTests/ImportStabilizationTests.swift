@@ -7,7 +7,7 @@ import Testing
 
 /// The stabilization phase's contract, through the vendor import API's callbacks, with test plugins.
 extension SDKTests {
-    @Suite("Import stabilization phase", .timeLimit(.minutes(1)))
+    @Suite("Import stabilization phase", .timeLimit(.minutes(3)))
     struct ImportStabilizationTests {
         /// Copies the video as its "stabilized" version after reporting progress.
         final class CopyingPlugin: VideoStabilizationPlugin {
