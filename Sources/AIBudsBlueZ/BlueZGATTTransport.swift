@@ -41,7 +41,13 @@ final class BlueZGATTTransport: SMPTransport {
         var closed = false
         var reassembly = SMPReassembler()
         var signalToken: UInt64?
+        /// Whether the notification thread reads `notifyFD`: then that thread closes it when its
+        /// loop ends, so that `close()` never frees a number the thread may still read.
+        var readerOwnsNotifyFD = false
     }
+
+    /// How long a write waits for room in a full socket before the link counts as broken.
+    static let writeStallLimit: Duration = .seconds(10)
 
     private let state: Locked<State>
     private let writeLock = Locked<Void>(())
@@ -90,13 +96,17 @@ final class BlueZGATTTransport: SMPTransport {
             state.onReceive = onReceive
             state.onFailure = onFailure
             state.signalToken = token
+            state.readerOwnsNotifyFD = state.notifyFD != nil
             return state.notifyFD
         }
         bus.connection.onDisconnect { [weak self] in
             self?.fail(AIBudsError(.peripheralNotConnected, "the D-Bus connection to BlueZ ended"))
         }
         if let notifyFD {
-            let thread = Thread { [weak self] in self?.readNotifications(notifyFD) }
+            let thread = Thread { [weak self] in
+                self?.readNotifications(notifyFD)
+                Glibc.close(notifyFD)
+            }
             thread.name = "aibuds-bluez-notify"
             thread.start()
         }
@@ -110,20 +120,26 @@ final class BlueZGATTTransport: SMPTransport {
             frames.append(Data(datagram[offset..<end]))
             offset = end
         }
-        let (fd, closed) = state.withLock { ($0.writeFD, $0.closed || $0.failed) }
-        guard !closed else { throw AIBudsError(.peripheralNotConnected, "the BLE link is closed") }
-        guard let fd else {
-            for frame in frames { valueWrites?.yield(frame) }
-            return
-        }
-        // The frames of one packet go out together, never interleaved with another packet's.
+        // The frames of one packet go out together, never interleaved with another packet's. The
+        // descriptor is read under the write lock, which `close()` takes before it closes it, so
+        // a write never reaches a number that was closed and perhaps reused meanwhile.
         try writeLock.withLock { _ throws(AIBudsError) in
+            let (fd, closed) = state.withLock { ($0.writeFD, $0.closed || $0.failed) }
+            guard !closed else { throw AIBudsError(.peripheralNotConnected, "the BLE link is closed") }
+            guard let fd else {
+                for frame in frames { valueWrites?.yield(frame) }
+                return
+            }
+            let deadline = ContinuousClock.now + Self.writeStallLimit
             for frame in frames {
                 while true {
                     let sent = frame.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     if sent == frame.count { break }
                     if sent < 0, errno == EINTR { continue }
                     if sent < 0, errno == EAGAIN {
+                        guard ContinuousClock.now < deadline else {
+                            throw AIBudsError(.blePacketWriteError, "the SMP characteristic took no data for \(Self.writeStallLimit)")
+                        }
                         var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
                         _ = poll(&poller, 1, 1000)
                         continue
@@ -135,7 +151,8 @@ final class BlueZGATTTransport: SMPTransport {
     }
 
     func close() {
-        let (fds, token, wasOpen) = state.withLock { state -> ([Int32], UInt64?, Bool) in
+        let (writeFD, notifyFD, readerOwnsNotifyFD, token, wasOpen) = state.withLock {
+            state -> (Int32?, Int32?, Bool, UInt64?, Bool) in
             let wasOpen = !state.closed
             defer {
                 state.closed = true
@@ -145,13 +162,15 @@ final class BlueZGATTTransport: SMPTransport {
                 state.onFailure = nil
                 state.signalToken = nil
             }
-            return ([state.writeFD, state.notifyFD].compactMap { $0 }, state.signalToken, wasOpen)
+            return (state.writeFD, state.notifyFD, state.readerOwnsNotifyFD, state.signalToken, wasOpen)
         }
         guard wasOpen else { return }
-        for fd in fds {
-            Glibc.shutdown(fd, Int32(SHUT_RDWR))
-            Glibc.close(fd)
-        }
+        // Shutting down wakes a write waiting for room and ends the notification thread's read;
+        // the write socket is closed once no write holds it, the notification socket by its
+        // reader (or here, when no reader took it).
+        for fd in [writeFD, notifyFD].compactMap({ $0 }) { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+        if let writeFD { writeLock.withLock { _ in _ = Glibc.close(writeFD) } }
+        if let notifyFD, !readerOwnsNotifyFD { Glibc.close(notifyFD) }
         if let token { bus.connection.removeSignalHandler(token) }
         valueWrites?.finish()
         // Ends the link as the SDK's disconnect means it; then leaves the bus.
