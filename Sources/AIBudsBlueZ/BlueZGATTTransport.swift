@@ -30,6 +30,9 @@ final class BlueZGATTTransport: SMPTransport {
     let characteristicPath: String
     /// Whether writes and notifications go through acquired sockets.
     let acquiredWrite: Bool
+    /// True with an acquired write socket (in order, nothing lost while the link stands), so the
+    /// SMP client never sends a request twice; `WriteValue` calls may fail one by one.
+    var deliversReliably: Bool { acquiredWrite }
     let acquiredNotify: Bool
 
     private struct State {

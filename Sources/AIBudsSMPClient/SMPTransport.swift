@@ -22,4 +22,14 @@ public protocol SMPTransport: Sendable {
 
     /// Stops receiving and releases the transport's resources.
     func close()
+
+    /// Whether every datagram sent arrives once and in order unless the link breaks (a GATT write
+    /// socket): then a request is never sent again, because a device keeps no replay cache and
+    /// would carry out a repeated command twice. False for datagram links (UDP), which may lose one.
+    var deliversReliably: Bool { get }
+}
+
+extension SMPTransport {
+    /// False: a transport loses datagrams unless it says otherwise.
+    public var deliversReliably: Bool { false }
 }

@@ -20,6 +20,7 @@ final class PacedTransport: SMPTransport {
     }
 
     var mtu: Int { inner.mtu }
+    var deliversReliably: Bool { inner.deliversReliably }
 
     func start(onReceive: @escaping @Sendable (Data) -> Void, onFailure: @escaping @Sendable (any Error) -> Void) throws {
         try inner.start(onReceive: onReceive, onFailure: onFailure)

@@ -43,7 +43,9 @@ public final class SMPDeviceSession: DeviceSession {
             let transport: any SMPTransport = spacing > 0 ? PacedTransport(link, interval: .milliseconds(spacing)) : link
             client = try SMPClient(
                 transport: transport,
-                configuration: SMPClientConfiguration(retransmitInterval: commandTimeout / 4, retransmissions: 3),
+                configuration: link.deliversReliably
+                    ? SMPClientConfiguration(retransmitInterval: commandTimeout, retransmissions: 0)
+                    : SMPClientConfiguration(retransmitInterval: commandTimeout / 4, retransmissions: 3),
                 logger: logger)
         } catch {
             link.close()
