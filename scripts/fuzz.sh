@@ -11,6 +11,8 @@
 #   announcement  the discovery announcement (JSON)
 #   manifest      the emulator's --manifest JSON
 #   ledger        the import ledger's JSON Lines reader
+#   gcsv          the six-axis log (.gcsv) parser of video stabilization
+#   lens          the lens-profile JSON parser of video stabilization
 # cbor and smp are built over the AIBudsWire protocol sources; the others link AIBudsSync,
 # AIBudsWire and AIBudsFoundation built as modules (Fuzz/out/modules, rebuilt when a source is
 # newer), plus the sources they name. Everything is built with swiftc -sanitize=fuzzer,address.
@@ -23,7 +25,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 runs=20000
-all_targets=(cbor smp http medialist announcement manifest ledger)
+all_targets=(cbor smp http medialist announcement manifest ledger gcsv lens)
 targets=()
 make_corpus=0
 while [[ $# -gt 0 ]]; do
@@ -82,10 +84,17 @@ for target in "${targets[@]}"; do
                 Sources/AIBudsEmulator/Media/MediaFileKind.swift Sources/AIBudsEmulator/Media/GeneratedContent.swift
                 Sources/AIBudsEmulator/Support/EmulatorError.swift Sources/AIBudsEmulator/Support/SeededRandom.swift) ;;
         ledger) source=Fuzz/FuzzLedger.swift; linked=1; extra=(Sources/AIBuds/Import/ImportLedger.swift) ;;
+        gcsv) source=Fuzz/FuzzGcsv.swift; linked=2; mapfile -t extra < <(find Sources/AIBudsStabilization/IMU -name '*.swift' | sort) ;;
+        lens)
+            source=Fuzz/FuzzLens.swift; linked=2
+            mapfile -t extra < <(find Sources/AIBudsStabilization/IMU Sources/AIBudsStabilization/Lens -name '*.swift' | sort) ;;
         *) echo "fuzz.sh: unknown target $target (${all_targets[*]})" >&2; exit 64 ;;
     esac
     echo "== building $binary"
-    if [[ $linked == 1 ]]; then
+    if [[ $linked == 2 ]]; then
+        # Parsers that need nothing of the project's other modules: their own sources only.
+        "$swiftc" "${flags[@]}" -use-ld=lld -module-name "Fuzz$target" "${extra[@]}" "$source" -o "$binary"
+    elif [[ $linked == 1 ]]; then
         build_module AIBudsSync
         build_module AIBudsWire
         build_module AIBudsFoundation AIBudsSync AIBudsWire

@@ -73,6 +73,11 @@ public enum GyroLogParser {
             if columns >= 7, let accelScale = scales.accel {
                 accel = ImuAxisMapping.cameraFrame(fromLogFrame: mapping.apply(SIMD3(fields[4], fields[5], fields[6]) * accelScale))
             }
+            // A finite value times a finite scale may still overflow: a rate of infinity would
+            // turn every later orientation into NaN.
+            guard (0..<3).allSatisfy({ gyro[$0].isFinite && (accel?[$0].isFinite ?? true) }) else {
+                throw GyroLogError(.badRow, line: index + 1, "a value times its scale overflows")
+            }
             samples.append(ImuSample(time: time, gyro: ImuAxisMapping.cameraFrame(fromLogFrame: gyro), accel: accel))
         }
         guard samples.count >= 2 else { throw GyroLogError(.sampleCount, line: 0, "the log has fewer than two samples") }
