@@ -38,6 +38,10 @@ struct GyroLogParserTests {
         (samplesHeader + "1,nan,2,3\n", .badRow),
         (samplesHeader + "1,inf,2,3\n", .badRow),
         (samplesHeader + "1,0x10,2,3\n", .badRow),
+        // Each number is finite, but times its scale of 10 it is not (found by the gcsv fuzz
+        // target's invariants): an infinite rate would make every later orientation NaN.
+        ("GYROFLOW IMU LOG\norientation,XYZ\ntscale,0.001\ngscale,10\nt,gx,gy,gz\n0,1,2,3\n1,1.7e308,0,0\n", .badRow),
+        ("GYROFLOW IMU LOG\norientation,XYZ\ntscale,0.001\ngscale,1\nascale,10\nt,gx,gy,gz,ax,ay,az\n0,1,2,3,1,0,0\n1,1,2,3,1.7e308,0,0\n", .badRow),
         (samplesHeader + "1,1,2\n", .badRow),
         (samplesHeader + "1,1,2,3,4\n", .badRow),
         (samplesHeader + "1,1e999,2,3\n", .badRow),
