@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the concurrency-heavy suites (the SMP client, the import engine and its download engine,
-# TopStepComKit, the lock) under Thread Sanitizer, in a build of their own (.build/tsan), so the
+# Runs the concurrency-heavy suites (the SMP client, the download engine and the import engine's
+# threaded parts, TopStepComKit, BlueZ, the lock) under Thread Sanitizer, in a build of their own (.build/tsan), so the
 # ordinary build stays as it is. Any race report fails the run (TSan exits 66). Skipped: the suites
 # that run the `aibuds` command as a process, and the tests whose outcome a clock decides (lossy
 # links, stop-and-wait, a connect within 10 s, a failure within 8 s, a scan window): instrumented code runs 5-15
@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-filter='AIBudsSyncTests|AIBudsSMPClientTests|AIBudsSMPTests|AIBudsTransferTests|TopStepComKitTests|Import|AIBudsBlueZTests'
+filter='AIBudsSyncTests|AIBudsSMPClientTests|AIBudsSMPTests|AIBudsTransferTests|TopStepComKitTests|AIBudsBlueZTests|ImportBatching|ImportHashPrefetcher|ImportStateMachine|ImportParts|ImportLedger'
 skip='CLITests|Lossy|EmulatorUDPTests|sequenceNumbersWrap|downloadsAFileAndVerifiesIt|TopStepDeviceTests|TopStepSeedExampleTests|aDisconnectMidDownload|oneScanFindsBothLinks'
 if [[ "${1:-}" == --filter ]]; then filter="$2"; fi
 tsan=(--sanitize=thread --scratch-path .build/tsan -Xswiftc -warnings-as-errors)
