@@ -63,7 +63,7 @@ public struct DeviceProfile: Sendable {
         kind: .glasses, product: .glasses, model: "AIBuds Glasses G1", firmware: "2.4.1",
         capabilities: ["info", "common", "find", "workState", "hotspot", "mediaImport", "audioRecording", "audioRecording.ai", "camera",
                        "physicalOperations", "remoteShutter", "apps", "serviceAuth", "voiceAssistant", "teleprompter",
-                       "navigation"],
+                       "navigation", "ota", "cameraOta"],
         hasHotspot: true, hasCamera: true, hasAudioRecording: true, supportsDeleteAll: true,
         capacity: 32 << 30, rssi: -52, audioExtension: "m4a", audioBytesPerSecond: 16_000,
         videoBytesPerSecond: 1_500_000, photoSize: 2_400_000, videosHaveSixAxis: true,
@@ -82,7 +82,7 @@ public struct DeviceProfile: Sendable {
         kind: .earbuds, product: .earbuds, model: "AIBuds Pro 3", firmware: "1.8.0",
         capabilities: ["info", "common", "find", "workState", "audioRecording", "mediaFile", "mediaFile.deleteAll",
                        "workMode", "volume", "equalizer", "anc", "wearDetection", "tws", "musicControl",
-                       "physicalOperations"],
+                       "physicalOperations", "ota"],
         hasHotspot: false, hasCamera: false, hasAudioRecording: true, supportsDeleteAll: true,
         capacity: 1 << 30, rssi: -60, audioExtension: "opus", audioBytesPerSecond: 4_000,
         videoBytesPerSecond: 0, photoSize: 0, videosHaveSixAxis: false,
@@ -97,7 +97,7 @@ public struct DeviceProfile: Sendable {
     /// and no delete-all, 4 GiB of storage.
     public static let watch = DeviceProfile(
         kind: .watch, product: .watch, model: "AIBuds Watch S2", firmware: "3.1.2",
-        capabilities: ["info", "common", "find", "workState", "audioRecording", "mediaFile"],
+        capabilities: ["info", "common", "find", "workState", "audioRecording", "mediaFile", "ota"],
         hasHotspot: false, hasCamera: false, hasAudioRecording: true, supportsDeleteAll: false,
         capacity: 4 << 30, rssi: -66, audioExtension: "opus", audioBytesPerSecond: 2_000,
         videoBytesPerSecond: 0, photoSize: 0, videosHaveSixAxis: false,

@@ -6,7 +6,7 @@ import AIBudsWire
 /// it changed, and settings persist with `--state`.
 extension EmulatedDevice {
     /// The camera module's firmware version (glasses only).
-    public var cameraFirmware: String { profile.hasCamera ? "CAM-1.2.0" : "" }
+    public var cameraFirmware: String { profile.hasCamera ? "CAM-" + (firmwareVersion(image: 1) ?? "1.2.0") : "" }
 
     /// Whether this profile has the setting `name`.
     public func hasSetting(_ name: String) -> Bool { ControlState.settings(of: profile.kind).contains(name) }

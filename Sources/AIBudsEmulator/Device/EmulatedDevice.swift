@@ -52,20 +52,20 @@ public final class EmulatedDevice: Sendable {
     /// (its request's `mtu`, docs/protocol.md §3); never below ``mtu``.
     public let maxListResponse: Int
 
-    private enum Transfer: Equatable {
+    enum Transfer: Equatable {
         case off
         case opening
         case open(baseURL: String, token: String)
     }
 
-    private struct Recording {
+    struct Recording {
         var video: Bool
         var ai = false
         var started: Duration
         var epoch: UInt64
     }
 
-    private struct State {
+    struct State {
         var settings: DeviceSettings
         var battery = 87
         var charging = false
@@ -76,6 +76,10 @@ public final class EmulatedDevice: Sendable {
         var recording: Recording?
         var recordingEpoch: UInt64 = 0
         var powered = true
+        /// Reasons the device is silent for a while (a reboot, a dropped link); 0 when answering.
+        var offline = 0
+        /// Whether a firmware upload is in progress (work state `ota`).
+        var firmwareUpload = false
         var closed = false
         var events = DeviceEventLog()
         var reportedWorkState = WorkState.btOrBleConnectedIdle
@@ -85,6 +89,7 @@ public final class EmulatedDevice: Sendable {
         var workState: WorkState {
             if !powered { return .shuttingDown }
             if let recording { return recording.video ? .recordingVideo : recording.ai ? .aiConversing : .recordingAudio }
+            if firmwareUpload { return .ota }
             if transfer != .off { return .fileTransferring }
             return .btOrBleConnectedIdle
         }
@@ -97,12 +102,14 @@ public final class EmulatedDevice: Sendable {
 
     private let clock: any EmulatorClock
     private let wallClockOrigin: Date
-    private let stateDirectory: URL?
+    let stateDirectory: URL?
     private let dataPlane: (any TransferDataPlane)?
     private let hotspotDelay: Duration
     private let fixedToken: String?
     private let logger: any LogService
-    private let state: Locked<State>
+    let state: Locked<State>
+    /// The firmware slots and the upload in progress (EmulatedDevice+Firmware.swift).
+    let firmware: Locked<FirmwareRuntime>
 
     /// Creates a device of `profile` named `name` that serves the files of `store`.
     ///
@@ -117,6 +124,7 @@ public final class EmulatedDevice: Sendable {
                 clock: any EmulatorClock = SystemEmulatorClock(), wallClockOrigin: Date = Date(),
                 stateDirectory: URL? = nil, dataPlane: (any TransferDataPlane)? = nil,
                 hotspotDelay: Duration = .zero, fixedToken: String? = nil,
+                firmwareFaults: FirmwareFaults = FirmwareFaults(),
                 logger: any LogService = NullLogService()) throws(EmulatorError) {
         self.profile = profile
         self.identity = EmulatedIdentity(name: name, profile: profile.kind)
@@ -132,6 +140,8 @@ public final class EmulatedDevice: Sendable {
         self.logger = logger
         let settings = try DeviceSettings.load(from: stateDirectory) ?? DeviceSettings(language: profile.languages[0])
         state = Locked(State(settings: settings))
+        firmware = Locked(try FirmwareRuntime.start(profile: profile, stateDirectory: stateDirectory, faults: firmwareFaults,
+                                                    logger: logger))
         store.setChangeObserver { [weak self] change in self?.mediaChanged(change) }
         scheduleBatteryDrain()
     }
@@ -167,7 +177,7 @@ public final class EmulatedDevice: Sendable {
 
     /// Runs `body` under the lock, then appends the events it implies (work state, hotspot state)
     /// and tells the observers when anything was appended.
-    private func update<R>(_ body: (inout State) throws(EmulatorError) -> R) throws(EmulatorError) -> R {
+    func update<R>(_ body: (inout State) throws(EmulatorError) -> R) throws(EmulatorError) -> R {
         let (result, observers) = try state.withLock { state throws(EmulatorError) -> (R, [@Sendable () -> Void]) in
             let before = state.events.lastSeq
             let hotspotBefore = state.hotspotState
@@ -234,7 +244,7 @@ public final class EmulatedDevice: Sendable {
     // MARK: - Power and session
 
     /// Whether the device answers requests (false after `power off`).
-    public var isPoweredOn: Bool { state.withLock { $0.powered && !$0.closed } }
+    public var isPoweredOn: Bool { state.withLock { $0.powered && !$0.closed && $0.offline == 0 } }
 
     /// Turns the device off: it ends transfer mode and recording and answers nothing until
     /// ``powerOn()`` (or a restart of the emulator).

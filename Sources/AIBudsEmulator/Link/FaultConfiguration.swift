@@ -17,6 +17,10 @@ import Foundation
 /// | `http-stall` | `OFFSET:MS` | the data plane pauses MS milliseconds before that file byte |
 /// | `http-delay` | `MS` | the data plane waits MS milliseconds before each response head |
 /// | `http-fail` | count | the data plane answers the next COUNT requests with `500` |
+/// | `ota-drop` | `OFFSET[:OFFSET...]` | the link drops (the device is silent) when a firmware upload passes each offset |
+/// | `ota-drop-ms` | `MS` | how long each `ota-drop` lasts (default 2500) |
+/// | `ota-corrupt` | byte offset | that byte of a firmware upload arrives flipped |
+/// | `power-loss` | `swap` | the power fails during the swap of the next reset with a pending image |
 public struct FaultConfiguration: Sendable, Equatable {
     /// Probability of losing a datagram.
     public var lose = 0.0
@@ -36,6 +40,8 @@ public struct FaultConfiguration: Sendable, Equatable {
     public var slowHotspot = Duration.zero
     /// The faults handed to the HTTP data plane.
     public var http = DataPlaneFaults.none
+    /// The firmware-update faults handed to the device.
+    public var firmware = FirmwareFaults()
 
     /// Creates a configuration with every fault off; set its fields, or parse a `--fault` list, to
     /// add some.
@@ -91,8 +97,19 @@ public struct FaultConfiguration: Sendable, Equatable {
         case "http-fail":
             guard let count = Int(value), count >= 0 else { throw Self.invalid("http-fail takes a count, not '\(value)'") }
             http.failNextRequests = count
+        case "ota-drop":
+            var offsets: [Int] = []
+            for part in value.split(separator: ":", omittingEmptySubsequences: false) {
+                offsets.append(Int(try Self.byteOffset(String(part), key)))
+            }
+            firmware.dropAtOffsets = offsets
+        case "ota-drop-ms": firmware.dropDuration = try Self.milliseconds(value, key)
+        case "ota-corrupt": firmware.corruptAtOffset = Int(try Self.byteOffset(value, key))
+        case "power-loss":
+            guard value == "swap" else { throw Self.invalid("power-loss takes 'swap', not '\(value)'") }
+            firmware.powerLossDuringSwap = true
         default:
-            throw Self.invalid("unknown fault '\(key)' (lose, duplicate, reorder, delay, error, seed, slow-hotspot, http-drop, http-stall, http-trickle, http-delay, http-fail)")
+            throw Self.invalid("unknown fault '\(key)' (lose, duplicate, reorder, delay, error, seed, slow-hotspot, http-drop, http-stall, http-trickle, http-delay, http-fail, ota-drop, ota-drop-ms, ota-corrupt, power-loss)")
         }
     }
 

@@ -16,6 +16,7 @@ extension SMPRequestHandler {
     var supportedGroups: [SMPGroupDescription] {
         var groups = [
             SMPGroupDescription(id: SMPGroupID.os, name: "os mgmt", handlers: 5),
+            SMPGroupDescription(id: SMPGroupID.image, name: "img mgmt", handlers: 4),
             SMPGroupDescription(id: SMPGroupID.file, name: "fs mgmt", handlers: 5),
             SMPGroupDescription(id: SMPGroupID.enumeration, name: "enum mgmt", handlers: 4),
             SMPGroupDescription(id: SMPGroupID.device, name: "device", handlers: 13),
@@ -43,6 +44,7 @@ extension SMPRequestHandler {
         }
         switch header.group {
         case SMPGroupID.os: return os(request, peer: peer)
+        case SMPGroupID.image: return image(request)
         case SMPGroupID.file: return file(request)
         case SMPGroupID.enumeration: return enumeration(request)
         case SMPGroupID.device: return deviceGroup(request)
@@ -69,6 +71,7 @@ extension SMPRequestHandler {
             return .replyThen(SMPEmptyResponse()) { [self] in
                 device.resetSession()
                 dropHeld(of: peer)
+                device.rebootFirmware()
             }
         case is OSParamsRequest:
             return .reply(OSParamsResponse(bufSize: UInt64(device.mtu), bufCount: 4))
@@ -82,15 +85,47 @@ extension SMPRequestHandler {
 
     /// The OS `info` text for a format string, fields in Zephyr's order; nil for an unknown letter.
     private func osInfo(format: String) -> String? {
+        let firmware = device.firmwareVersion() ?? device.profile.firmware
         let fields: [(Character, String)] = [
-            ("s", "AIBudsOS"), ("n", device.identity.name), ("r", device.profile.firmware),
-            ("v", "\(device.profile.firmware)-emulator"), ("b", "2026-03-01T00:00:00"), ("m", "arm"),
+            ("s", "AIBudsOS"), ("n", device.identity.name), ("r", firmware),
+            ("v", "\(firmware)-emulator"), ("b", "2026-03-01T00:00:00"), ("m", "arm"),
             ("p", "cortex-m33"), ("i", device.profile.model), ("o", "AIBuds Emulator"),
         ]
         let letters = Set(format)
         guard letters.isSubset(of: Set(fields.map(\.0) + ["a"])) else { return nil }
         let wanted = letters.contains("a") ? Set(fields.map(\.0)) : letters
         return fields.filter { wanted.contains($0.0) }.map(\.1).joined(separator: " ")
+    }
+
+    // MARK: - Image (1)
+
+    private func image(_ request: any SMPRequest) -> Outcome {
+        switch request {
+        case is ImageStateReadRequest:
+            return .reply(ImageStateResponse(images: device.firmwareStates()))
+        case let write as ImageStateWriteRequest:
+            do {
+                return .reply(ImageStateResponse(images: try device.writeFirmwareState(hash: write.hash, confirm: write.confirm ?? false)))
+            } catch {
+                return .failure(.image(error))
+            }
+        case let upload as ImageUploadRequest:
+            switch device.uploadFirmware(upload) {
+            case .success(let response): return .reply(response)
+            case .failure(let code): return .failure(.image(code))
+            }
+        case let erase as ImageEraseRequest:
+            do {
+                try device.eraseFirmware(slot: erase.slot)
+                return .reply(SMPEmptyResponse())
+            } catch {
+                return .failure(.image(error))
+            }
+        case is ImageSlotInfoRequest:
+            return .reply(ImageSlotInfoResponse(images: device.firmwareSlotInfo()))
+        default:
+            return .failure(.smp(.notSupported))
+        }
     }
 
     // MARK: - File (8)
@@ -219,7 +254,7 @@ extension SMPRequestHandler {
             let profile = device.profile
             return .reply(DeviceInfoResponse(
                 name: device.identity.name, product: profile.product.rawValue, model: profile.model,
-                serial: device.identity.serial, firmware: profile.firmware, mac: device.identity.mac,
+                serial: device.identity.serial, firmware: device.firmwareVersion() ?? profile.firmware, mac: device.identity.mac,
                 capabilities: profile.capabilities, mtu: UInt64(device.mtu)))
         case is DeviceBatteryRequest:
             let battery = device.battery()

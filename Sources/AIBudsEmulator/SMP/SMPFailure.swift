@@ -46,6 +46,24 @@ struct SMPFailure: Error, Sendable, Equatable {
     /// FS_MGMT_ERR_MOUNT_POINT_NOT_FOUND (an upload outside `/media/`).
     static let fileMountPointNotFound = group(SMPGroupID.file, 14, v1: .noEntry)
 
+    // MARK: - Image group (Zephyr's IMG_MGMT_ERR codes and their v1 translation)
+
+    /// An Image group error.
+    static func image(_ code: ImageManagementError) -> SMPFailure {
+        let mgmt: MGMTError
+        switch code {
+        case .ok: mgmt = .ok
+        case .noImage, .hashNotFound: mgmt = .noEntry
+        case .noFreeSlot, .imageAlreadyPending, .testOfActiveDenied, .confirmationDenied, .flashContextNotSet: mgmt = .badState
+        case .imageTooLarge: mgmt = .noMemory
+        case .invalidLength, .invalidOffset, .invalidHash, .invalidSlot, .invalidImageHeader, .invalidImageHeaderMagic,
+            .noTLVs, .invalidTLV, .multipleHashes, .tlvInvalidSize, .imageDataOverrun, .currentVersionIsNewer:
+            mgmt = .invalidValue
+        default: mgmt = .unknown
+        }
+        return group(SMPGroupID.image, code.rawValue, v1: mgmt)
+    }
+
     // MARK: - OS and Enumeration groups
 
     /// OS_MGMT_ERR_INVALID_FORMAT.

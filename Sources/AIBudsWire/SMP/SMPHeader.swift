@@ -30,6 +30,8 @@ public enum SMPVersion: UInt8, Sendable {
 public enum SMPGroupID {
     /// Zephyr OS management.
     public static let os: UInt16 = 0
+    /// Zephyr image management (firmware slots, upload, test and confirm).
+    public static let image: UInt16 = 1
     /// Zephyr file system management.
     public static let file: UInt16 = 8
     /// Zephyr enumeration management.
