@@ -185,8 +185,8 @@ final class Collector: @unchecked Sendable {
 
     @Test func uploadChunksFillTheMTUExactly() throws {
         for (offset, total) in [(UInt64(0), UInt64(100_000)), (1_000, 100_000), (70_000, 100_000), (5_000_000_000, 6_000_000_000)] {
-            let length = try SMPClient.uploadChunkLength(path: "/media/x.jpg", offset: offset, remaining: total - offset,
-                                                          totalSize: total, mtu: 976)
+            let empty = FileUploadRequest(off: offset, data: Data(), name: "/media/x.jpg", len: offset == 0 ? total : nil)
+            let length = try SMPClient.uploadChunkLength(empty, label: "/media/x.jpg", remaining: total - offset, mtu: 976)
             let request = FileUploadRequest(off: offset, data: Data(count: length), name: "/media/x.jpg",
                                             len: offset == 0 ? total : nil)
             let size = SMPHeader.size + (try CBOREncoder().encode(request).count)

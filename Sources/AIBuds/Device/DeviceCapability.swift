@@ -13,6 +13,10 @@ public struct DeviceCapability: RawRepresentable, Hashable, Codable, Sendable, C
 
     /// `DeviceInfoAPI`.
     public static let info: DeviceCapability = "info"
+    /// `DeviceOtaAPI`: main firmware updates (SMP Image group, image 0).
+    public static let ota: DeviceCapability = "ota"
+    /// `DeviceCameraOtaAPI`: camera module firmware updates (SMP Image group, image 1).
+    public static let cameraOta: DeviceCapability = "cameraOta"
     /// `DeviceCommonAPI`.
     public static let common: DeviceCapability = "common"
     /// `DeviceFindAPI`.

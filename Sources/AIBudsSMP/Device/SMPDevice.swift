@@ -12,7 +12,7 @@ import Foundation
 /// (``SMPGlassesDevice``, ``SMPEarbudsDevice``, ``SMPWatchDevice``) declare the capability protocols
 /// their product has, so `device as? DeviceCameraAPI` fails for earbuds. Each command also checks the
 /// capabilities the device itself reported and fails with `deviceNotSupport` when it lacks one.
-open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sendable {
+open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, DeviceOtaAPI, @unchecked Sendable {
     /// Accepts found devices of the SMP link over UDP (`.smp`) and over Bluetooth LE (`.abmate`,
     /// whose plugin is an ``SMPSessionOpener``).
     public required init?(device: any FoundDeviceConvertible) {

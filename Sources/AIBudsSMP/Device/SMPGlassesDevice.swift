@@ -6,7 +6,7 @@ import AIBuds
 public final class SMPGlassesDevice: SMPDevice, DeviceFindAPI, DeviceWorkStateAPI, DeviceHotspotAPI,
     DeviceAudioRecordingAPI, DeviceCameraAPI, MediaImportControlChannel, DeviceMediaFileImportAPI,
     DeviceRemoteShutterAPI, DeviceAppsAPI, DeviceServiceAuthAPI, OnDeviceVoiceAssistantAPI, TeleprompterAPI,
-    TurnByTurnNavigationAPI, DevicePhysicalOperationsAPI, @unchecked Sendable
+    TurnByTurnNavigationAPI, DevicePhysicalOperationsAPI, DeviceCameraOtaAPI, @unchecked Sendable
 {
     private let importEngine = LazyMediaImportEngine()
 
