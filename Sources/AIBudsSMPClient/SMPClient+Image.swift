@@ -38,11 +38,12 @@ extension SMPClient {
         try await learnMTUForUpload()
         let mtu = self.mtu
         let label = "image \(image)"
-        var resumedFrom: UInt64?
+        var firstAnswer: UInt64?
+        var firstLength: UInt64 = 0
         let (last, requests) = try await pipelinedUpload(
             label: label, size: size, window: window,
             progress: { value in
-                if resumedFrom == nil { resumedFrom = value.completed }
+                if firstAnswer == nil { firstAnswer = value.completed }
                 progress?(value)
             }
         ) { offset throws(SMPError) in
@@ -54,9 +55,13 @@ extension SMPClient {
             let length = try Self.uploadChunkLength(empty, label: label, remaining: size - offset, mtu: mtu)
             let start = data.startIndex + Int(offset)
             request.data = data[start..<start + length]
+            if first { firstLength = UInt64(length) }
             return request
         }
-        return SMPImageUploadResult(size: size, resumedFrom: resumedFrom ?? 0, matched: last.match ?? false, requests: requests)
+        // A fresh upload stores the first chunk and answers its end; a resumed one answers where
+        // the earlier upload stopped.
+        let resumedFrom = firstAnswer.map { $0 == firstLength ? 0 : $0 } ?? 0
+        return SMPImageUploadResult(size: size, resumedFrom: resumedFrom, matched: last.match ?? false, requests: requests)
     }
 
     /// Image `state`: every occupied slot of every image.

@@ -18,4 +18,9 @@ let registeredCommands: [any CLICommand.Type] = [
     RecordingsWatchCommand.self,
     BenchSMPCommand.self,
     RecordingsBenchCommand.self,
+    FirmwareStateCommand.self,
+    FirmwareUploadCommand.self,
+    FirmwareTestCommand.self,
+    FirmwareConfirmCommand.self,
+    FirmwareEraseCommand.self,
 ]
