@@ -171,7 +171,12 @@ extension EmulatedDevice {
                 try? runtime.slots.save(to: directory)
                 return ([], true)
             }
-            let outcomes = runtime.slots.boot()
+            var outcomes = runtime.slots.boot()
+            if runtime.faults.testImageFailsToBoot,
+                case .swapped(let image)? = outcomes.first, !runtime.slots.images[image].primaryConfirmed
+            {
+                outcomes += runtime.slots.boot()  // the test image crashed: the bootloader reverts
+            }
             if !outcomes.isEmpty { try? runtime.slots.save(to: directory) }
             return (outcomes, false)
         }

@@ -9,6 +9,8 @@ public struct FirmwareFaults: Sendable, Equatable {
     public var corruptAtOffset: Int?
     /// Whether the power fails during the swap of the next reset with a pending image.
     public var powerLossDuringSwap = false
+    /// Whether a test image crashes when it boots, so that the bootloader reverts at once.
+    public var testImageFailsToBoot = false
 
     /// No firmware faults.
     public init() {}

@@ -21,6 +21,7 @@ import Foundation
 /// | `ota-drop-ms` | `MS` | how long each `ota-drop` lasts (default 2500) |
 /// | `ota-corrupt` | byte offset | that byte of a firmware upload arrives flipped |
 /// | `power-loss` | `swap` | the power fails during the swap of the next reset with a pending image |
+/// | `ota-boot-fail` | `1` | a test image crashes at boot and the bootloader reverts at once |
 public struct FaultConfiguration: Sendable, Equatable {
     /// Probability of losing a datagram.
     public var lose = 0.0
@@ -105,11 +106,14 @@ public struct FaultConfiguration: Sendable, Equatable {
             firmware.dropAtOffsets = offsets
         case "ota-drop-ms": firmware.dropDuration = try Self.milliseconds(value, key)
         case "ota-corrupt": firmware.corruptAtOffset = Int(try Self.byteOffset(value, key))
+        case "ota-boot-fail":
+            guard value == "1" || value == "0" else { throw Self.invalid("ota-boot-fail takes 1 or 0, not '\(value)'") }
+            firmware.testImageFailsToBoot = value == "1"
         case "power-loss":
             guard value == "swap" else { throw Self.invalid("power-loss takes 'swap', not '\(value)'") }
             firmware.powerLossDuringSwap = true
         default:
-            throw Self.invalid("unknown fault '\(key)' (lose, duplicate, reorder, delay, error, seed, slow-hotspot, http-drop, http-stall, http-trickle, http-delay, http-fail, ota-drop, ota-drop-ms, ota-corrupt, power-loss)")
+            throw Self.invalid("unknown fault '\(key)' (lose, duplicate, reorder, delay, error, seed, slow-hotspot, http-drop, http-stall, http-trickle, http-delay, http-fail, ota-drop, ota-drop-ms, ota-corrupt, ota-boot-fail, power-loss)")
         }
     }
 
