@@ -60,12 +60,12 @@ extension SDKTests {
 
             let progress = Locked<[Double]>([])
             let started = Locked(false)
-            let outcome: (any Error)? = await withCheckedContinuation { continuation in
+            let outcome: (Bool, NSError?) = await withCheckedContinuation { continuation in
                 ota.startOta(withFilePath: file.path, startHandler: { started.withLock { $0 = true } },
                              progressHandler: { value in progress.withLock { $0.append(value) } },
-                             completionHandler: { error in continuation.resume(returning: error) })
+                             completionHandler: { success, error in continuation.resume(returning: (success, error)) })
             }
-            #expect(outcome == nil, "\(String(describing: outcome))")
+            #expect(outcome.0 && outcome.1 == nil, "\(String(describing: outcome.1))")
             #expect(started.withLock { $0 })
             let values = progress.withLock { $0 }
             #expect(values.last == 1 && values == values.sorted() && values.count > 5, "\(values)")
