@@ -2,7 +2,7 @@ import AIBudsDigest
 import AIBudsWire
 import Foundation
 
-/// What an Image upload did.
+/// The outcome of an Image group upload: size, where it resumed, the device's SHA-256 match.
 public struct SMPImageUploadResult: Sendable, Equatable {
     /// The file size.
     public var size: UInt64

@@ -59,7 +59,8 @@ public struct SMPFirmwareUpdater: Sendable {
     /// How many drops an upload survives.
     public var maxInterruptions: Int
 
-    /// Creates an updater on `client`.
+    /// Creates an updater speaking through `client`, waiting up to `reconnectTimeout` for a
+    /// dropped device and surviving `maxInterruptions` drops per upload.
     public init(client: SMPClient, reconnectTimeout: Duration = .seconds(60), maxInterruptions: Int = 16) {
         self.client = client
         self.reconnectTimeout = reconnectTimeout

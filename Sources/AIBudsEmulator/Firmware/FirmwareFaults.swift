@@ -12,6 +12,6 @@ public struct FirmwareFaults: Sendable, Equatable {
     /// Whether a test image crashes when it boots, so that the bootloader reverts at once.
     public var testImageFailsToBoot = false
 
-    /// No firmware faults.
+    /// Creates a configuration with every firmware fault off.
     public init() {}
 }

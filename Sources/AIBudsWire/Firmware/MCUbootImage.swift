@@ -11,7 +11,7 @@ public struct MCUbootVersion: Sendable, Equatable, Comparable, Codable, CustomSt
     /// The build number (four bytes).
     public var build: UInt32
 
-    /// Creates the version `major.minor.revision+build`.
+    /// Creates a version from its four header fields (one, one, two and four bytes wide).
     public init(major: UInt8, minor: UInt8, revision: UInt16, build: UInt32 = 0) {
         self.major = major
         self.minor = minor
@@ -109,7 +109,7 @@ public struct MCUbootImage: Sendable, Equatable {
     public static let protectedTLVInfoMagic: UInt16 = 0x6908
     /// The type of the SHA-256 TLV.
     public static let sha256TLV: UInt16 = 0x10
-    /// The size of the header structure.
+    /// The bytes of the header's fields (32); imgtool pads the header to `--header-size`.
     public static let headerStructureSize = 32
 
     /// The load address (0 for images that run in place).
@@ -118,11 +118,11 @@ public struct MCUbootImage: Sendable, Equatable {
     public var headerSize: Int
     /// The size of the protected TLV area (0 when none).
     public var protectedTLVSize: Int
-    /// The size of the body.
+    /// The length of the executable body that follows the header, in bytes.
     public var bodySize: Int
     /// The header flags.
     public var flags: UInt32
-    /// The image version.
+    /// The version from the header, compared by `upgrade` uploads.
     public var version: MCUbootVersion
     /// The SHA-256 from the TLV area: the image's hash.
     public var hash: Data
