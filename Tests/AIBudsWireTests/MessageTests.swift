@@ -34,6 +34,27 @@ import Testing
         seen.insert(try check(OSResetRequest(force: 1), empty))
         seen.insert(try check(OSParamsRequest(), OSParamsResponse(bufSize: 1024, bufCount: 4)))
         seen.insert(try check(OSInfoRequest(format: "a"), OSInfoResponse(output: "Zephyr emulator")))
+        // Image
+        let hash = Data(repeating: 0x5C, count: 32)
+        let states = ImageStateResponse(images: [
+            ImageSlotState(image: 0, slot: 0, version: "2.4.1", hash: hash, bootable: true, confirmed: true, active: true),
+            ImageSlotState(image: 0, slot: 1, version: "2.5.0.7", hash: hash, bootable: true, pending: true, permanent: true),
+        ])
+        seen.insert(try check(ImageStateReadRequest(), states))
+        seen.insert(try check(ImageStateWriteRequest(hash: hash, confirm: false), states))
+        seen.insert(try check(ImageUploadRequest(image: 1, len: 5_000, off: 0, sha: hash, data: Data(repeating: 1, count: 40), upgrade: true),
+                              ImageUploadResponse(off: 40)))
+        seen.insert(try check(ImageUploadRequest(off: 40, data: Data(repeating: 2, count: 100)), ImageUploadResponse(off: 140, match: true)))
+        seen.insert(try check(ImageEraseRequest(slot: 3), empty))
+        seen.insert(try check(ImageSlotInfoRequest(), ImageSlotInfoResponse(images: [
+            ImageSlotInfo(image: 0, slots: [ImageSlotSize(slot: 0, size: 1 << 21, uploadImageID: nil),
+                                            ImageSlotSize(slot: 1, size: 1 << 21, uploadImageID: 0)], maxImageSize: 1 << 21),
+        ])))
+        // False flags are left out, as Zephyr does; the field names are Zephyr's.
+        let encoded = try CBOREncoder().encodeValue(states.images[1])
+        #expect(encoded["pending"] == .bool(true) && encoded["active"] == nil && encoded["confirmed"] == nil)
+        let info = try CBOREncoder().encodeValue(ImageSlotSize(slot: 1, size: 9, uploadImageID: 0))
+        #expect(info["upload_image_id"] == .unsigned(0))
         // File
         seen.insert(try check(FileDownloadRequest(off: 0, name: "/media/a.jpg"),
                               FileDownloadResponse(off: 0, data: Data([1, 2, 3]), len: 3)))
@@ -102,7 +123,7 @@ import Testing
         seen.insert(try check(CaptureMaxVideoWriteRequest(seconds: 30), empty))
 
         #expect(seen == Set(SMPMessageCatalog.all.map { ObjectIdentifier($0) }))
-        #expect(SMPMessageCatalog.all.count == 49)
+        #expect(SMPMessageCatalog.all.count == 54)
     }
 
     @Test func encodedBytesMatchHandCheckedCBOR() throws {
@@ -173,7 +194,8 @@ import Testing
         #expect(SMPMessageCatalog.requestType(group: 67, command: 6, operation: .write).map(ObjectIdentifier.init) == ObjectIdentifier(CaptureMaxVideoWriteRequest.self))
         #expect(SMPMessageCatalog.requestType(group: 0, command: 0, operation: .read) == nil)        // echo is a write
         #expect(SMPMessageCatalog.requestType(group: 0, command: 0, operation: .writeResponse) == nil)
-        #expect(SMPMessageCatalog.requestType(group: 1, command: 0, operation: .read) == nil)        // image group: not offered
+        #expect(SMPMessageCatalog.requestType(group: 1, command: 0, operation: .read).map(ObjectIdentifier.init) == ObjectIdentifier(ImageStateReadRequest.self))
+        #expect(SMPMessageCatalog.requestType(group: 1, command: 2, operation: .write) == nil)       // image `file`: not offered
         #expect(SMPMessageCatalog.requestType(group: 64, command: 11, operation: .write).map(ObjectIdentifier.init) == ObjectIdentifier(DeviceSettingWriteRequest.self))
         #expect(SMPMessageCatalog.requestType(group: 64, command: 12, operation: .read) == nil)     // action is a write
         #expect(SMPMessageCatalog.requestType(group: 64, command: 13, operation: .write) == nil)
