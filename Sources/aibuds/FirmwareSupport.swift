@@ -16,18 +16,25 @@ enum Firmware {
         DeviceCommandSupport.initializeSDK()
         let found = try await DeviceCommandSupport.find(spec)
         let device = try await DeviceCommandSupport.connect(found, naming: spec)
-        defer { Task { await device.disconnectAndWait() } }
-        guard let base = device as? BaseDevice else { throw CommandFailure.failure("\(spec) is not an SMP device") }
-        let session: SMPDeviceSession
         do {
-            session = try base.readySession(SMPDeviceSession.self)
+            guard let base = device as? BaseDevice else { throw CommandFailure.failure("\(spec) is not an SMP device") }
+            let session: SMPDeviceSession
+            do {
+                session = try base.readySession(SMPDeviceSession.self)
+            } catch {
+                throw CommandFailure.failure("\(spec) is not an SMP device: \(AIBudsError.from(error).message)")
+            }
+            let result: T
+            do {
+                result = try await body(session.client)
+            } catch let error as SMPError {
+                throw failure(error)
+            }
+            await device.disconnectAndWait()
+            return result
         } catch {
-            throw CommandFailure.failure("\(spec) is not an SMP device: \(AIBudsError.from(error).message)")
-        }
-        do {
-            return try await body(session.client)
-        } catch let error as SMPError {
-            throw failure(error)
+            await device.disconnectAndWait()
+            throw error
         }
     }
 
