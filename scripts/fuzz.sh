@@ -13,6 +13,7 @@
 #   ledger        the import ledger's JSON Lines reader
 #   gcsv          the six-axis log (.gcsv) parser of video stabilization
 #   lens          the lens-profile JSON parser of video stabilization
+#   mcuboot       the MCUboot firmware image parser (header, TLVs, hash)
 # cbor and smp are built over the AIBudsWire protocol sources; the others link AIBudsSync,
 # AIBudsWire and AIBudsFoundation built as modules (Fuzz/out/modules, rebuilt when a source is
 # newer), plus the sources they name. Everything is built with swiftc -sanitize=fuzzer,address.
@@ -25,7 +26,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 runs=20000
-all_targets=(cbor smp http medialist announcement manifest ledger gcsv lens)
+all_targets=(cbor smp http medialist announcement manifest ledger gcsv lens mcuboot)
 targets=()
 make_corpus=0
 while [[ $# -gt 0 ]]; do
@@ -33,7 +34,7 @@ while [[ $# -gt 0 ]]; do
         --runs) runs="$2"; shift 2 ;;
         --target) targets+=("$2"); shift 2 ;;
         --make-corpus) make_corpus=1; shift ;;
-        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "fuzz.sh: unknown argument $1" >&2; exit 64 ;;
     esac
 done
@@ -78,6 +79,7 @@ for target in "${targets[@]}"; do
         http) source=Fuzz/FuzzHTTP.swift; linked=1 ;;
         medialist) source=Fuzz/FuzzMediaList.swift; linked=1 ;;
         announcement) source=Fuzz/FuzzAnnouncement.swift; linked=1 ;;
+        mcuboot) source=Fuzz/FuzzMCUboot.swift; linked=1 ;;
         manifest)
             source=Fuzz/FuzzManifest.swift; linked=1
             extra=(Sources/AIBudsEmulator/Media/MediaSources.swift Sources/AIBudsEmulator/Media/MediaRecord.swift
