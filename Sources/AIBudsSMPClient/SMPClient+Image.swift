@@ -6,13 +6,15 @@ import Foundation
 public struct SMPImageUploadResult: Sendable, Equatable {
     /// The file size.
     public var size: UInt64
-    /// Where this upload started: past 0 when the device still had the first bytes of the same
-    /// file (matched by its SHA-256) from an earlier, interrupted upload.
+    /// Where this upload (its last attempt, after drops) started: past 0 when the device still
+    /// had the first bytes of the same file (matched by its SHA-256) from an interrupted upload.
     public var resumedFrom: UInt64
     /// Whether the device confirmed that the received bytes have the file's SHA-256 (`match`).
     public var matched: Bool
     /// How many upload requests were sent (not counting retransmissions).
     public var requests: Int
+    /// How many drops the upload went on after (``SMPFirmwareUpdater``); 0 for a single attempt.
+    public var interruptions = 0
 }
 
 extension SMPClient {

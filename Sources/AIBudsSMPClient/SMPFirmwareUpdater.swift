@@ -77,11 +77,10 @@ public struct SMPFirmwareUpdater: Sendable {
     ) async throws(SMPError) -> SMPImageUploadResult {
         var interruptions = 0
         var resent = false
-        var first: UInt64?
         while true {
             do {
                 var result = try await client.uploadImage(file.data, image: image, window: window, progress: progress)
-                result.resumedFrom = first ?? result.resumedFrom
+                result.interruptions = interruptions
                 return result
             } catch where error.code == .timeout || error.code == .transport {
                 interruptions += 1
@@ -92,7 +91,6 @@ public struct SMPFirmwareUpdater: Sendable {
                 resent = true
                 client.logger.log(.warning, "smp", "the device found the uploaded image corrupted; sending it again")
             }
-            if first == nil { first = 0 }
         }
     }
 

@@ -65,9 +65,12 @@ struct FirmwareUploadCommand: CLICommand {
             let result = try await updater.upload(image, image: self.image, window: window) { bar.show($0, since: start) }
             let seconds = (clock.now - start).seconds
             bar.finish()
-            CLI.say(String(format: "uploaded %d bytes to image %d in %.2f s (%.0f B/s)%@", result.size, self.image, seconds,
-                           Double(result.size - result.resumedFrom) / max(seconds, 1e-9),
-                           result.resumedFrom > 0 ? " from offset \(result.resumedFrom)" : ""))
+            let sent = result.interruptions == 0 ? result.size - result.resumedFrom : result.size
+            var note = ""
+            if result.interruptions > 0 { note = ", went on after \(result.interruptions) drop(s)" }
+            if result.interruptions == 0 && result.resumedFrom > 0 { note = ", resumed from offset \(result.resumedFrom)" }
+            CLI.say(String(format: "uploaded %d bytes to image %d in %.2f s (%.0f B/s)", result.size, self.image, seconds,
+                           Double(sent) / max(seconds, 1e-9)) + note)
             CLI.say("version \(image.version), hash \(image.hash.map { String(format: "%02x", $0) }.joined())")
             if test && reset {
                 switch try await updater.activate(hash: image.hash, image: self.image) {

@@ -145,6 +145,7 @@ func firmwareImage(size: Int, version: String, seed: UInt64 = 1, headerSize: Int
         let file = try SMPFirmwareImage(data: data)
         let result = try await SMPFirmwareUpdater(client: client).upload(file, image: 0)
         #expect(result.matched)
+        #expect((1...offsets.count).contains(result.interruptions) && result.resumedFrom > 0, "\(result)")
         let accepted = emulator.emulator.device.firmwareBytesAccepted
         // Each drop costs at most the chunks in flight, never a restart from zero.
         #expect(accepted == data.count, "drops at \(offsets): the device accepted \(accepted) of \(data.count) bytes")
@@ -161,7 +162,7 @@ func firmwareImage(size: Int, version: String, seed: UInt64 = 1, headerSize: Int
         let data = firmwareImage(size: 200_000, version: "2.6.1", seed: 6)
         let file = try SMPFirmwareImage(data: data)
         let result = try await SMPFirmwareUpdater(client: client).upload(file, image: 0)
-        #expect(result.matched)
+        #expect(result.matched && result.interruptions == 0 && result.resumedFrom == 0)
         #expect(emulator.emulator.device.firmwareBytesAccepted == 2 * data.count)
         #expect(try await client.imageState().contains { $0.slot == 1 && $0.hash == file.hash })
     }
