@@ -7,6 +7,7 @@ let libraries = [
     "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
     "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus", "AIBudsBlueZ",
     "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
+    "AIBudsAudio",
 ]
 
 let package = Package(
@@ -86,6 +87,9 @@ let package = Package(
             "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer", "AIBudsSMPClient", "AIBuds",
             "AIBudsEmulator",
         ]),
+        // Audio (issue 16): PCM, WAV, Opus and Ogg/Opus, resampling, voice activity, playback.
+        .target(name: "AIBudsAudio"),
+        .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio"]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
         .testTarget(name: "AIBudsStabilizationTests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBuds", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsSyntheticVideo",
