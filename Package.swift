@@ -73,7 +73,7 @@ let package = Package(
             dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
             "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
-            "AIBudsStabilization", "AIBudsSyntheticVideo",
+            "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsAudio",
         ],
             linkerSettings: [
                 .unsafeFlags(
@@ -97,7 +97,9 @@ let package = Package(
         // libpulse-simple's pkg-config flags (-D_REENTRANT -pthread) are ones SwiftPM refuses; its
         // headers are in /usr/include, so the module map alone links it.
         .systemLibrary(name: "CPulseSimple", providers: [.apt(["libpulse-dev"])]),
-        .target(name: "AIBudsAudio", dependencies: ["COpus", "COggOpus", "CSoxr", "CPulseSimple"]),
+        // WebRTC's voice activity detector, exported by Debian's libwebrtc-audio-processing.
+        .systemLibrary(name: "CWebRTCVAD", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
+        .target(name: "AIBudsAudio", dependencies: ["COpus", "COggOpus", "CSoxr", "CPulseSimple", "CWebRTCVAD"]),
         .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
         .testTarget(name: "AIBudsStabilizationTests", dependencies: [

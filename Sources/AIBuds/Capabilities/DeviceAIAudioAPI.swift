@@ -30,13 +30,17 @@ public struct SpeakerPlaybackReport: Sendable, Equatable {
     public var recovered: Int
     /// Frames the device concealed (lost).
     public var concealed: Int
+    /// When frame 0 was sent; frame n is due n × 20 ms later, sent a little ahead (for latency
+    /// measurements).
+    public var streamOrigin: ContinuousClock.Instant
 
     /// Creates a report from the frame count sent and the device's counts.
-    public init(frames: Int, decoded: Int, recovered: Int, concealed: Int) {
+    public init(frames: Int, decoded: Int, recovered: Int, concealed: Int, streamOrigin: ContinuousClock.Instant) {
         self.frames = frames
         self.decoded = decoded
         self.recovered = recovered
         self.concealed = concealed
+        self.streamOrigin = streamOrigin
     }
 }
 

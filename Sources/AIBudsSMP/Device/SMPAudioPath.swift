@@ -6,6 +6,17 @@ import AIBudsSync
 import AIBudsWire
 import Foundation
 
+/// How the SDK paces the AI audio path over SMP (for benchmarks that time it).
+public enum SMPAudioPacing {
+    /// How long the device may hold a microphone read with nothing new; reads are retransmitted
+    /// every such interval.
+    public static let micWait = Duration.milliseconds(100)
+    /// Frames per speaker request (40 ms).
+    public static let speakerBatch = 2
+    /// How far ahead of real time the speaker's frames are sent.
+    public static let speakerLead = Duration.milliseconds(60)
+}
+
 /// The SDK's end of the Audio group (68) on one device: the microphone reader and the speaker
 /// writer. The microphone is read with long-polls that are retransmitted every 100 ms (a lost
 /// request or answer costs one retransmission, and the device keeps one second of frames), so its
@@ -13,12 +24,9 @@ import Foundation
 /// speaker is written in real time, 40 ms per request, 60 ms ahead of playout; the device's jitter
 /// buffer conceals what does not arrive in time.
 final class SMPAudioPath: Sendable {
-    /// How long the device may hold a microphone read with nothing new.
-    static let micWait = Duration.milliseconds(100)
-    /// Frames per speaker request.
-    static let speakerBatch = 2
-    /// How far ahead of real time the speaker's frames are sent.
-    static let speakerLead = Duration.milliseconds(60)
+    static let micWait = SMPAudioPacing.micWait
+    static let speakerBatch = SMPAudioPacing.speakerBatch
+    static let speakerLead = SMPAudioPacing.speakerLead
 
     private struct Microphone {
         var stream: UInt64
@@ -166,7 +174,7 @@ final class SMPAudioPath: Sendable {
         }
         let stop = try await session.request(AudioSpeakerStopRequest(stream: id, frames: UInt64(packets.count)))
         return SpeakerPlaybackReport(frames: packets.count, decoded: Int(stop.decoded), recovered: Int(stop.recovered),
-                                     concealed: Int(stop.concealed))
+                                     concealed: Int(stop.concealed), streamOrigin: origin)
     }
 
     private static func checkFormat(_ format: AudioStreamFormat) throws {
