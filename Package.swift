@@ -126,7 +126,7 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: [
             "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",
-            "AIBudsEmulator", "AIBudsTestKit",
+            "AIBudsEmulator", "AIBudsTestKit", "AIBudsAudio",
         ]),
         .testTarget(name: "TopStepComKitTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
