@@ -179,11 +179,17 @@ def main():
             samples = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16)
         for mode in (1, 2, 3):
             t0 = time.perf_counter()
-            raw = json.loads(subprocess.run([aibuds, "audio", "vad", clip["path"], "--frames", "--raw", "--json",
-                                             "--aggressiveness", str(mode)], check=True, capture_output=True).stdout)["frames"]
+            raw = json.loads(subprocess.run([aibuds, "audio", "vad", clip["path"], "--engine", "webrtc", "--frames", "--raw",
+                                             "--json", "--aggressiveness", str(mode)], check=True, capture_output=True).stdout)["frames"]
             timing["webrtc"] += time.perf_counter() - t0
             detectors.setdefault(f"webrtc-{mode} raw", []).append(to_10ms(raw, 30, n))
             detectors.setdefault(f"webrtc-{mode} smoothed", []).append(to_10ms(smooth(raw, 2, 10), 30, n))
+        t0 = time.perf_counter()
+        raw = json.loads(subprocess.run([aibuds, "audio", "vad", clip["path"], "--frames", "--raw", "--json"],
+                                        check=True, capture_output=True).stdout)["frames"]
+        timing["silero-swift"] = timing.get("silero-swift", 0) + time.perf_counter() - t0
+        detectors.setdefault("silero (aibuds) raw", []).append(to_10ms(raw, 32, n))
+        detectors.setdefault("silero (aibuds) sm.", []).append(to_10ms(smooth(raw, 2, 10), 32, n))
         t0 = time.perf_counter()
         probs = silero.probabilities(samples)
         timing["silero"] += time.perf_counter() - t0
@@ -207,7 +213,8 @@ def main():
     print("detector            " + "".join(f"{c:>18}" for c in columns) + "   (precision/recall/F1)")
     for name, rows in results.items():
         print(f"{name:20}" + "".join(f"  {rows[c][0]:.2f}/{rows[c][1]:.2f}/{rows[c][2]:.2f}" for c in columns))
-    print(f"time: webrtc {timing['webrtc'] / 3:.2f} s per pass (process start included), silero {timing['silero']:.2f} s; "
+    print(f"time: webrtc (aibuds) {timing['webrtc'] / 3:.2f} s per pass, silero (aibuds) {timing['silero-swift']:.2f} s "
+          f"(process starts included), silero (python) {timing['silero']:.2f} s; "
           f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MiB (python, silero)")
     if json_out:
         with open(json_out, "w") as f:

@@ -83,31 +83,52 @@ public struct VoiceActivitySmoother: Sendable {
     }
 }
 
-/// Voice activity of whole recordings: WebRTC's detector on 30 ms frames, then the smoother.
-public enum VoiceActivity {
-    /// One frame's length.
-    public static let frameMilliseconds = 30
+/// Which detector decides: Silero (picked by measurement, docs/benchmarks.md) or WebRTC's.
+public enum VoiceActivityEngine: Sendable, Equatable {
+    /// Silero VAD through ONNX Runtime, 32 ms windows, speech from `threshold` on.
+    case silero(threshold: Float = 0.5)
+    /// WebRTC's VAD, 30 ms frames, `aggressiveness` 0 to 3.
+    case webrtc(aggressiveness: Int = 2)
 
-    /// The smoothed speech decision of each 30 ms frame of `audio` (converted to 16 kHz mono).
-    public static func frames(in audio: PCMAudio, aggressiveness: Int = 2,
+    /// The length of one decision.
+    public var frameMilliseconds: Int {
+        switch self {
+        case .silero: 32
+        case .webrtc: 30
+        }
+    }
+}
+
+/// Voice activity of whole recordings: a detector's decision per frame, then the smoother.
+public enum VoiceActivity {
+    /// The smoothed speech decision of each frame (``VoiceActivityEngine/frameMilliseconds``) of
+    /// `audio`, converted to 16 kHz mono.
+    public static func frames(in audio: PCMAudio, engine: VoiceActivityEngine = .silero(),
                               smoother: VoiceActivitySmoother = VoiceActivitySmoother()) throws -> [Bool] {
-        let speech = try audio.speechFormat()
-        let detector = try WebRTCVoiceActivityDetector(aggressiveness: aggressiveness)
-        let size = PCMAudio.speechSampleRate * frameMilliseconds / 1000
+        let speech = try audio.speechFormat().samples
         var raw: [Bool] = []
-        var start = 0
-        while start + size <= speech.samples.count {
-            raw.append(try detector.isSpeech(speech.samples[start..<(start + size)]))
-            start += size
+        switch engine {
+        case .silero(let threshold):
+            let detector = try SileroVoiceActivityDetector(threshold: threshold)
+            let size = SileroVoiceActivityDetector.windowSamples
+            for start in stride(from: 0, through: speech.count - size, by: size) {
+                raw.append(try detector.isSpeech(speech[start..<(start + size)]))
+            }
+        case .webrtc(let aggressiveness):
+            let detector = try WebRTCVoiceActivityDetector(aggressiveness: aggressiveness)
+            let size = PCMAudio.speechSampleRate * 30 / 1000
+            for start in stride(from: 0, through: speech.count - size, by: size) {
+                raw.append(try detector.isSpeech(speech[start..<(start + size)]))
+            }
         }
         return smoother.smooth(raw)
     }
 
     /// The speech segments of `audio`, as ranges of seconds.
-    public static func segments(in audio: PCMAudio, aggressiveness: Int = 2,
+    public static func segments(in audio: PCMAudio, engine: VoiceActivityEngine = .silero(),
                                 smoother: VoiceActivitySmoother = VoiceActivitySmoother()) throws -> [ClosedRange<Double>] {
-        let decisions = try frames(in: audio, aggressiveness: aggressiveness, smoother: smoother)
-        let frame = Double(frameMilliseconds) / 1000
+        let decisions = try frames(in: audio, engine: engine, smoother: smoother)
+        let frame = Double(engine.frameMilliseconds) / 1000
         var segments: [ClosedRange<Double>] = []
         var start: Int?
         for (index, speech) in (decisions + [false]).enumerated() {
