@@ -90,4 +90,19 @@ import Testing
         _ = try harness.call(CaptureVideoStartRequest())
         #expect(try harness.failure(AudioMicStartRequest()).rc == 5)
     }
+
+    @Test func aMicrophoneFileThatIsNotAudioIsAConfigurationError() throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("mic.wav")
+        try Data("RIFF....WAVEjunk".utf8).write(to: file)
+        #expect(throws: EmulatorError.self) { try EmulatedAudioIO.load(microphone: file, speakerOut: nil) }
+        #expect(throws: EmulatorError.self) {
+            try EmulatedAudioIO.load(microphone: folder.appendingPathComponent("missing.opus"), speakerOut: nil)
+        }
+        let tone = PCMAudio(sampleRate: 44_100, channels: 2, samples: [Int16](repeating: 100, count: 8_820))
+        try WAVFile.write(tone, to: file)
+        let io = try EmulatedAudioIO.load(microphone: file, speakerOut: nil)
+        #expect(io.microphone?.sampleRate == 16_000 && io.microphone?.channels == 1)
+    }
 }

@@ -62,8 +62,9 @@ extension SDKTests {
         private func roundTrip(name: String, faults: [String], minimum: Double) async throws {
             defer { fixture.remove() }
             let speech = try await synthesizeSpeech("Hello assistant, what is the weather like in Lisbon tomorrow?")
-            let mic = fixture.directory.appendingPathComponent("mic.wav")
-            try WAVFile.write(speech, to: mic)
+            // The clean run's microphone plays a WAV file, the lossy run's an Ogg/Opus file.
+            let mic = fixture.directory.appendingPathComponent(faults.isEmpty ? "mic.wav" : "mic.opus")
+            if faults.isEmpty { try WAVFile.write(speech, to: mic) } else { try OggOpusFile.write(speech, to: mic) }
             let speakerOut = fixture.directory.appendingPathComponent("speaker.wav")
             let running = try start(name: name, mic: mic, speakerOut: speakerOut, faults: faults)
             defer { running.stop() }
