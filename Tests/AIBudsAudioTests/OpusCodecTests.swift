@@ -106,6 +106,32 @@ import Testing
         #expect(speech.channels == 1 && speech.sampleRate == 16_000 && abs(speech.frameCount - 1_600) <= 2)
     }
 
+    @Test func playbackReachesARealPulseAudioServer() async throws {
+        let pulseaudio = URL(fileURLWithPath: "/usr/bin/pulseaudio")
+        try #require(FileManager.default.isExecutableFile(atPath: pulseaudio.path),
+                     "pulseaudio must be installed (scripts/install-deps.sh)")
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let socket = folder.appendingPathComponent("native")
+        let server = Process()
+        server.executableURL = pulseaudio
+        server.arguments = ["-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit",
+                            "-L", "module-null-sink sink_name=aibuds",
+                            "-L", "module-native-protocol-unix socket=\(socket.path) auth-anonymous=1"]
+        server.environment = ["HOME": folder.path, "XDG_RUNTIME_DIR": folder.path]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        try await eventually("the PulseAudio socket") { FileManager.default.fileExists(atPath: socket.path) }
+        let audio = PCMAudio(sampleRate: 16_000, channels: 1,
+                             samples: (0..<8_000).map { Int16(5_000 * sin(Double($0) * 0.1)) })
+        let start = ContinuousClock.now
+        try await onOwnThread { try AudioPlayer.play(audio, server: "unix:\(socket.path)") }
+        // The null sink plays in real time, and play returns once the stream has drained.
+        #expect(ContinuousClock.now - start >= .milliseconds(400))
+    }
+
     @Test func playbackWithoutASoundServerSaysSo() throws {
         let audio = PCMAudio(sampleRate: 16_000, channels: 1, samples: [Int16](repeating: 0, count: 160))
         do {
