@@ -26,6 +26,24 @@ if ((${#missing[@]})); then
     exit 1
   fi
 fi
+# Audio (AIBudsAudio): libopus, libopusfile/libopusenc (Ogg/Opus), libsoxr (resampling),
+# libpulse-simple (playback; a private pulseaudio server in its test), libwebrtc-audio-processing
+# (WebRTC's VAD); espeak-ng and sox make and measure the test speech.
+audio_missing=()
+for lib in opus opusfile libopusenc soxr libpulse-simple webrtc-audio-processing; do
+  pkg-config --exists "$lib" 2>/dev/null || audio_missing+=("$lib")
+done
+command -v espeak-ng >/dev/null || audio_missing+=(espeak-ng)
+command -v sox >/dev/null || audio_missing+=(sox)
+command -v pulseaudio >/dev/null || audio_missing+=(pulseaudio)
+if ((${#audio_missing[@]})); then
+  [ "$(id -u)" = 0 ] || { echo "missing audio packages: ${audio_missing[*]}" >&2; exit 1; }
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq \
+    libopus-dev libopusfile-dev libopusenc-dev libogg-dev libsoxr-dev libpulse-dev libwebrtc-audio-processing-dev \
+    espeak-ng sox pulseaudio
+fi
+# Silero VAD's model and ONNX Runtime (PyPI), cached under ~/.cache/aibuds.
+scripts/vad-venv.sh >/dev/null
 if [ -x scripts/smpmgr-venv.sh ]; then
   scripts/smpmgr-venv.sh
 fi

@@ -23,4 +23,6 @@ let registeredCommands: [any CLICommand.Type] = [
     FirmwareTestCommand.self,
     FirmwareConfirmCommand.self,
     FirmwareEraseCommand.self,
+    AudioVADCommand.self,
+    BenchAudioCommand.self,
 ]

@@ -48,6 +48,8 @@ public final class EmulatedDevice: Sendable {
     public let store: MediaStore
     /// The largest SMP packet, in bytes.
     public let mtu: Int
+    /// The AI audio path: microphone and speaker streams (Audio group).
+    public let audio: EmulatedAudio
     /// The largest Media `list` response, in bytes, for a client that takes packets that large
     /// (its request's `mtu`, docs/protocol.md §3); never below ``mtu``.
     public let maxListResponse: Int
@@ -75,6 +77,7 @@ public final class EmulatedDevice: Sendable {
         var transferEpoch: UInt64 = 0
         var recording: Recording?
         var recordingEpoch: UInt64 = 0
+        var aiConversation = false
         var powered = true
         /// Reasons the device is silent for a while (a reboot, a dropped link); 0 when answering.
         var offline = 0
@@ -90,6 +93,7 @@ public final class EmulatedDevice: Sendable {
             if !powered { return .shuttingDown }
             if let recording { return recording.video ? .recordingVideo : recording.ai ? .aiConversing : .recordingAudio }
             if firmwareUpload { return .ota }
+            if aiConversation { return .aiConversing }
             if transfer != .off { return .fileTransferring }
             return .btOrBleConnectedIdle
         }
@@ -124,8 +128,9 @@ public final class EmulatedDevice: Sendable {
                 clock: any EmulatorClock = SystemEmulatorClock(), wallClockOrigin: Date = Date(),
                 stateDirectory: URL? = nil, dataPlane: (any TransferDataPlane)? = nil,
                 hotspotDelay: Duration = .zero, fixedToken: String? = nil,
-                firmwareFaults: FirmwareFaults = FirmwareFaults(),
+                firmwareFaults: FirmwareFaults = FirmwareFaults(), audio: EmulatedAudioIO = EmulatedAudioIO(),
                 logger: any LogService = NullLogService()) throws(EmulatorError) {
+        self.audio = EmulatedAudio(io: audio, clock: clock)
         self.profile = profile
         self.identity = EmulatedIdentity(name: name, profile: profile.kind)
         self.store = store
@@ -226,6 +231,16 @@ public final class EmulatedDevice: Sendable {
         }
     }
 
+    /// Enters or leaves the AI conversation (work state `aiConversing`, with its event).
+    func setAIConversation(open: Bool) {
+        _ = try? update { state throws(EmulatorError) in state.aiConversation = open }
+    }
+
+    /// Tells the observers to look again (a new microphone frame) without an event.
+    func notifyObservers() {
+        for observer in state.withLock({ Array($0.observers.values) }) { observer() }
+    }
+
     /// Logs a warning of the device.
     func logWarning(_ message: String) {
         logger.log(.warning, "emulator", message)
@@ -251,11 +266,13 @@ public final class EmulatedDevice: Sendable {
     public func powerOff() {
         _ = try? update { state throws(EmulatorError) in
             state.powered = false
+            state.aiConversation = false
             state.recording = nil
             state.recordingEpoch += 1
             state.transfer = .off
             state.transferEpoch += 1
         }
+        audio.endAll()
         dataPlane?.stop()
         store.cancelUploads()
     }
@@ -275,7 +292,9 @@ public final class EmulatedDevice: Sendable {
     /// Deletes every file, abandons uploads, stops recording and transfer mode, and restores the
     /// default settings.
     public func factoryReset() {
+        audio.endAll()
         _ = try? update { state throws(EmulatorError) in
+            state.aiConversation = false
             state.recording = nil
             state.recordingEpoch += 1
             state.transfer = .off

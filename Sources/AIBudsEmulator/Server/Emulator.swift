@@ -54,7 +54,9 @@ public final class Emulator: Sendable {
             maxListResponse: configuration.link.maxListResponse, clock: clock,
             stateDirectory: configuration.stateDirectory, dataPlane: profile.hasHotspot ? dataPlane : nil,
             hotspotDelay: configuration.faults.slowHotspot, fixedToken: configuration.token,
-            firmwareFaults: configuration.faults.firmware, logger: logger)
+            firmwareFaults: configuration.faults.firmware,
+            audio: try EmulatedAudioIO.load(microphone: configuration.microphoneFile, speakerOut: configuration.speakerOut),
+            logger: logger)
         handler = SMPRequestHandler(device: device, clock: clock, errorRate: configuration.faults.error,
                                     faultSeed: configuration.faults.seed, logger: logger)
         server = SMPUDPServer(handler: handler, address: configuration.listen, link: configuration.link,
