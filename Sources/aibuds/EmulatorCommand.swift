@@ -12,7 +12,7 @@ struct EmulatorCommand: CLICommand {
                                [--media DIR | --manifest FILE] [--state DIR] [--link ble|wifi|unlimited]
                                [--fault SPEC]... [--record-every SECONDS] [--hotspot-open [--token T]]
                                [--no-list-digests] [--transport udp|bluez [--bus ADDRESS]]
-                               [--rendered-videos N] [--script FILE]
+                               [--rendered-videos N] [--lens-profile FILE] [--script FILE]
 
         Runs one device until SIGINT or SIGTERM (then exits 0). Once ready it prints exactly one
         line, 'listening on udp://HOST:PORT', and announces itself for scanners on this host.
@@ -43,13 +43,15 @@ struct EmulatorCommand: CLICommand {
           --rendered-videos N  serve N real H.264 videos (4 s, 640x360) rendered with known
                              head-worn motion, each with its matching .gcsv, through the glasses'
                              built-in lens profile (instead of --media or --manifest)
+          --lens-profile FILE  the camera's Gyroflow lens-profile JSON that the device serves
+                             (Capture 'lens profile'; default: the glasses' built-in profile)
           --script FILE      the wearer's scenario: lines 'TIME ACTION ARGS', for example
                              '5 remove left', '8 press right doubleTap', '10 battery left -5',
                              '12 case open', '15 tws unlinked', '20 wake Hey Buds' (docs/emulator.md)
           --verbose          log to standard error
         """
 
-    let configuration: EmulatorConfiguration
+    private(set) var configuration: EmulatorConfiguration
     let verbose: Bool
     /// The bus of `--transport bluez`, nil for UDP.
     let bluezBus: String?
@@ -70,6 +72,7 @@ struct EmulatorCommand: CLICommand {
         let token = try arguments.option("--token")
         let noListDigests = arguments.flag("--no-list-digests")
         let script = try arguments.option("--script")
+        let lensProfile = try arguments.option("--lens-profile")
         verbose = arguments.flag("--verbose")
         let transport = try arguments.option("--transport") ?? "udp"
         let bus = try arguments.option("--bus")
@@ -98,6 +101,14 @@ struct EmulatorCommand: CLICommand {
                 listsDigests: !noListDigests, script: script)
         } catch {
             throw CommandFailure.usage(error.message)
+        }
+        if let lensProfile {
+            // The device serves it as given; only a JSON object is accepted.
+            guard let data = FileManager.default.contents(atPath: lensProfile),
+                (try? JSONSerialization.jsonObject(with: data)) is [String: Any]
+            else { throw CommandFailure.usage("--lens-profile needs a readable JSON lens profile, not '\(lensProfile)'") }
+            guard data.count <= 65_536 else { throw CommandFailure.usage("--lens-profile: at most 64 KiB") }
+            configuration.lensProfile = data
         }
     }
 

@@ -102,7 +102,7 @@ import Testing
         seen.insert(try check(CaptureMaxVideoWriteRequest(seconds: 30), empty))
 
         #expect(seen == Set(SMPMessageCatalog.all.map { ObjectIdentifier($0) }))
-        #expect(SMPMessageCatalog.all.count == 49)
+        #expect(SMPMessageCatalog.all.count == 50)
     }
 
     @Test func encodedBytesMatchHandCheckedCBOR() throws {

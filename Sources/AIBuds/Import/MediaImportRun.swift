@@ -76,8 +76,17 @@ struct MediaImportRun: Sendable {
         }
 
         if !Task.isCancelled {
+            // The device's lens profile, once per import; without it the plugin uses its own.
+            let channel = transfer.channel, logger = transfer.logger
             imported = await StabilizationPhase(stabilization: transfer.stabilization, logger: transfer.logger)
-                .run(imported, sixAxisData: sixAxisData, emit: emit)
+                .run(imported, sixAxisData: sixAxisData, lensProfile: {
+                    do {
+                        return try await channel.cameraLensProfile()
+                    } catch {
+                        logger.log(.warning, "import", "the device's lens profile could not be read (the plugin's own is used): \(error)")
+                        return nil
+                    }
+                }, emit: emit)
         } else {
             imported = imported.map(StabilizationPhase.settled(transfer.stabilization))
         }

@@ -52,6 +52,7 @@ public enum SMPMessageCatalog {
         CaptureMaxAudioWriteRequest.self,
         CaptureMaxVideoReadRequest.self,
         CaptureMaxVideoWriteRequest.self,
+        CaptureLensProfileRequest.self,
     ]
 
     /// The key of a request in the catalog.
