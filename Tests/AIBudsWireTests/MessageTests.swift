@@ -100,6 +100,7 @@ import Testing
         seen.insert(try check(CaptureMaxAudioWriteRequest(seconds: 300), empty))
         seen.insert(try check(CaptureMaxVideoReadRequest(), CaptureMaxVideoReadResponse(seconds: 60)))
         seen.insert(try check(CaptureMaxVideoWriteRequest(seconds: 30), empty))
+        seen.insert(try check(CaptureLensProfileRequest(off: 512), CaptureLensProfileResponse(off: 512, len: 700, data: Data("{}".utf8))))
 
         #expect(seen == Set(SMPMessageCatalog.all.map { ObjectIdentifier($0) }))
         #expect(SMPMessageCatalog.all.count == 50)

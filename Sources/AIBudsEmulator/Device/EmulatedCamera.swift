@@ -23,5 +23,5 @@ public enum EmulatedCamera {
         """
 
     /// The most profile bytes one Capture `lens profile` answer carries (fits every link's SMP packet).
-    static let lensProfilePart = 512
+    static let lensProfilePart = 256
 }
