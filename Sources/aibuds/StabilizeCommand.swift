@@ -32,7 +32,7 @@ struct StabilizeCommand: CLICommand {
           --max-zoom Z      the largest zoom (default 2.5)
           --readout-ms MS   the rolling-shutter readout time (default: from the log or the profile)
           --no-sync         trust the log's time origin (by default its offset to the video is
-                            checked against the image motion of the first 5 s and corrected)
+                            checked against the image motion of the first 2 s and corrected)
           --preset P        x264/x265 preset (default veryfast)
           --crf N           constant rate factor, 0 to 51 (default 20)
           --json            print one JSON document instead of progress

@@ -26,8 +26,12 @@ struct MediaImportRun: Sendable {
         // One import at a time into a folder (docs/reliability.md §8): wait for another process's.
         let lock: ImportDestinationLock?
         do {
-            lock = try await ImportDestinationLock.acquire(transfer.destination) { [logger = transfer.logger, destination = transfer.destination] in
-                logger.log(.info, "import", "another import into \(destination.path) is running; waiting for it to end")
+            if let given = transfer.options.destinationLock, given.folder == transfer.destination.standardizedFileURL {
+                lock = given
+            } else {
+                lock = try await ImportDestinationLock.acquire(transfer.destination) { [logger = transfer.logger, destination = transfer.destination] in
+                    logger.log(.info, "import", "another import into \(destination.path) is running; waiting for it to end")
+                }
             }
         } catch is CancellationError {
             let failure = AIBudsError(.importFilesCanceled, "the import was cancelled while it waited for another import into \(transfer.destination.path)")

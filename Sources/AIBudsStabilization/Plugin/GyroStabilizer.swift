@@ -34,9 +34,9 @@ public struct GyroStabilizer: Sendable {
     ) throws -> Report {
         let info = try VideoProbe.probe(input)
         if shouldStop() { throw CancellationError() }
-        // The log's clock checked against the image motion of the first five seconds.
+        // The log's clock checked against the image motion of the first two seconds.
         let found = settings.searchesTimeOffset
-            ? try GyroTimeOffset.estimate(video: input, log: log, frames: max(30, Int(info.frameRate * 5))) : nil
+            ? try GyroTimeOffset.estimate(video: input, log: log, frames: max(30, Int(info.frameRate * 2))) : nil
         if shouldStop() { throw CancellationError() }
         let applied = found.map { $0.shouldApply ? $0.offset : 0 } ?? 0
         let plan = StabilizationPlan(info: info, log: applied == 0 ? log : log.shifted(by: -applied), profile: profile, settings: settings)

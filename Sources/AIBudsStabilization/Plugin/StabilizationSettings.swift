@@ -12,7 +12,7 @@ public struct StabilizationSettings: Sendable, Equatable {
     /// How the stabilized video is encoded: x264/x265 preset, CRF, and whether HEVC stays HEVC.
     public var encoder: EncoderSettings
     /// Whether the log's time offset to the video is checked against the image motion of the first
-    /// five seconds and corrected when it is off (``GyroTimeOffset``); false trusts the log's `t = 0`.
+    /// two seconds and corrected when it is off (``GyroTimeOffset``); false trusts the log's `t = 0`.
     public var searchesTimeOffset: Bool
 
     /// Creates settings; the defaults are the adaptive smoother at smoothness 0.5, no horizon lock,
