@@ -26,7 +26,7 @@ struct MediaImportRun: Sendable {
         // One import at a time into a folder (docs/reliability.md §8): wait for another process's.
         let lock: ImportDestinationLock?
         do {
-            if let given = transfer.options.destinationLock, given.folder == transfer.destination.standardizedFileURL {
+            if let given = transfer.options.destinationLock, given.folder.path == transfer.destination.standardizedFileURL.path {
                 lock = given
             } else {
                 lock = try await ImportDestinationLock.acquire(transfer.destination) { [logger = transfer.logger, destination = transfer.destination] in
