@@ -19,13 +19,17 @@ public final class BlueZConnectSDK: SMPSessionOpener {
     public let busAddress: String
     /// The adapter to use (`hci0`); nil uses the first one BlueZ lists.
     public let adapterName: String?
+    /// When a connection calls `Device1.Pair` (``BlueZPairing/whenRequired`` by default).
+    public let pairing: BlueZPairing
     private let sdkDelegate = Locked<WeakDelegate>(WeakDelegate())
     private let lastScanProblem = Locked<String?>(nil)
 
-    /// Creates the plugin for the bus at `busAddress` (default: the system bus as above).
-    public init(busAddress: String? = nil, adapterName: String? = nil) {
+    /// Creates the plugin for the bus at `busAddress` (default: the system bus as above), pairing
+    /// with devices as `pairing` says.
+    public init(busAddress: String? = nil, adapterName: String? = nil, pairing: BlueZPairing = .whenRequired) {
         self.busAddress = busAddress ?? DBusConnection.systemBusAddress()
         self.adapterName = adapterName
+        self.pairing = pairing
     }
 
     /// `1.0.0`.
@@ -120,10 +124,25 @@ public final class BlueZConnectSDK: SMPSessionOpener {
         return found
     }
 
+    /// Pairs (bonds) with the device at BLE address `address` (`AA:BB:CC:DD:EE:FF`) now, as
+    /// `bluetoothctl pair` does; a device paired before is fine. Pairing errors come as SDK codes
+    /// (``BlueZ/sdkError(_:_:)``): unknown device 2001, refused or failed 2002, timed out 2006.
+    public func pair(address: String) async throws {
+        let bus = try await BlueZBus.open(address: busAddress)
+        defer { bus.close() }
+        let (adapter, objects) = try await bus.poweredAdapter(named: adapterName)
+        let path = BlueZ.devicePath(adapter: adapter, address: address)
+        guard objects[path]?["org.bluez.Device1"] != nil else {
+            throw AIBudsError(.peripheralUnavailable, "BlueZ does not know \(address) (scan for it first)")
+        }
+        try await BlueZConnector.pair(path, address: address.uppercased(), on: bus, timeout: .seconds(30))
+    }
+
     /// Connects through BlueZ and starts an SMP session over the device's SMP characteristic.
     public func openSMPSession(to peripheral: Peripheral, logger: any LogService) async throws -> SMPDeviceSession {
         let connectTimeout = Duration.seconds(max(AIBudsSDK.sdkConfiguration.connectTimeoutInSeconds, 1))
-        let connector = BlueZConnector(busAddress: busAddress, adapterName: adapterName, timeout: connectTimeout, logger: logger)
+        let connector = BlueZConnector(
+            busAddress: busAddress, adapterName: adapterName, timeout: connectTimeout, logger: logger, pairing: pairing)
         let transport = try await connector.open(address: peripheral.address.host)
         let commandTimeout = Duration.seconds(max(AIBudsSDK.sdkConfiguration.commandTimeoutInSeconds, 0.05))
         return try SMPDeviceSession(

@@ -14,6 +14,8 @@ struct BlueZConnector: Sendable {
     /// How long connecting, resolving services and finding an unknown device may take in all.
     let timeout: Duration
     let logger: any LogService
+    /// When to call `Device1.Pair`.
+    var pairing: BlueZPairing = .whenRequired
 
     /// `Device1.Connect`, `ServicesResolved`, the SMP characteristic, then acquisition of its
     /// sockets (or the `WriteValue`/`StartNotify` fallback).
@@ -38,6 +40,10 @@ struct BlueZConnector: Sendable {
         }
         var (adapter, objects) = try await bus.poweredAdapter(named: adapterName)
         let devicePath = BlueZ.devicePath(adapter: adapter, address: address)
+        // An earlier link's Disconnect still under way would end this one: let it finish first.
+        if await PendingDisconnects.settle(bus: busAddress, device: devicePath) {
+            objects = try await bus.managedObjects()
+        }
         if objects[devicePath]?["org.bluez.Device1"] == nil {
             try await discover(devicePath, adapter: adapter, on: bus, signals: signals, until: deadline)
             objects = try await bus.managedObjects()
@@ -61,24 +67,94 @@ struct BlueZConnector: Sendable {
         }
         let mtuProperty = characteristic.properties["MTU"]?.intValue
         var attMTU = mtuProperty ?? 23
-        let notify = try await acquire(characteristic.path, "AcquireNotify", on: bus)
-        if notify == nil {
-            _ = try await bus.call(characteristic.path, "org.bluez.GattCharacteristic1", "StartNotify",
-                                   what: "cannot start notifications of \(address)'s SMP characteristic")
+        var paired = objects[devicePath]?["org.bluez.Device1"]?["Paired"]?.boolValue == true
+        if !paired, pairing == .always || (pairing == .whenRequired && Self.needsBonding(characteristic.properties)) {
+            try await pair(devicePath, address: address, on: bus, until: deadline)
+            paired = true
         }
-        let write: (fd: Int32, mtu: Int)?
+        // Without a bond where the device wants one, BlueZ answers "Not paired": pair, then again.
+        let paths: DataPaths
         do {
-            write = try await acquire(characteristic.path, "AcquireWrite", on: bus)
-        } catch {
-            if let notify { Glibc.close(notify.fd) }
-            throw error
+            paths = try await openDataPaths(characteristic.path, address: address, on: bus)
+        } catch let notPaired as NotPaired {
+            guard !paired, pairing != .never else { throw notPaired.sdkError }
+            try await pair(devicePath, address: address, on: bus, until: deadline)
+            do {
+                paths = try await openDataPaths(characteristic.path, address: address, on: bus)
+            } catch let again as NotPaired {
+                throw again.sdkError
+            }
         }
+        let (notify, write) = paths
         if let mtu = write?.mtu ?? notify?.mtu { attMTU = mtu }
         logger.log(.info, "bluez", "\(address): SMP over GATT, ATT MTU \(attMTU), "
                    + "write \(write == nil ? "WriteValue" : "socket"), notify \(notify == nil ? "PropertiesChanged" : "socket")")
         return BlueZGATTTransport(
             bus: bus, adapterPath: adapter, devicePath: devicePath, characteristicPath: characteristic.path,
             writeFD: write?.fd, notifyFD: notify?.fd, attMTU: attMTU, logger: logger)
+    }
+
+    /// The notification and write paths: acquired sockets, else `StartNotify` (writes then go by
+    /// `WriteValue`). Throws ``NotPaired`` when the characteristic wants a bond.
+    private func openDataPaths(_ path: String, address: String, on bus: BlueZBus) async throws -> DataPaths {
+        let notify = try await acquire(path, "AcquireNotify", on: bus)
+        if notify == nil {
+            do {
+                _ = try await bus.connection.call(
+                    destination: BlueZ.service, path: path, interface: "org.bluez.GattCharacteristic1", member: "StartNotify",
+                    timeout: .seconds(25))
+            } catch {
+                if Self.isNotPaired(error) { throw NotPaired(error: error) }
+                throw BlueZ.sdkError(error, "cannot start notifications of \(address)'s SMP characteristic")
+            }
+        }
+        do {
+            return (notify, try await acquire(path, "AcquireWrite", on: bus))
+        } catch {
+            if let notify { Glibc.close(notify.fd) }
+            throw error
+        }
+    }
+
+    /// BlueZ's answer to a GATT access that needs a bond the device lacks (ATT's insufficient
+    /// authentication or encryption).
+    struct NotPaired: Error {
+        let error: DBusError
+    }
+
+    static func isNotPaired(_ error: DBusError) -> Bool {
+        let short = error.name.split(separator: ".").last.map(String.init) ?? ""
+        if short == "AuthenticationRequired" || short == "InsufficientAuthentication" { return true }
+        let text = error.message.lowercased()
+        return short == "NotPermitted" && (text.contains("not paired") || text.contains("insufficient"))
+    }
+
+    /// Whether the characteristic's flags ask for an encrypted or authenticated link.
+    static func needsBonding(_ characteristic: [String: DBusValue]) -> Bool {
+        (characteristic["Flags"]?.stringArray ?? []).contains {
+            $0.hasPrefix("encrypt-") || $0.hasPrefix("secure-") || $0.hasPrefix("encrypt-authenticated-")
+        }
+    }
+
+    /// `Device1.Pair`; a device already paired (`AlreadyExists`) is fine.
+    private func pair(
+        _ devicePath: String, address: String, on bus: BlueZBus, until deadline: ContinuousClock.Instant
+    ) async throws {
+        logger.log(.info, "bluez", "\(address): pairing (the SMP characteristic needs a bond)")
+        try await Self.pair(devicePath, address: address, on: bus, timeout: ContinuousClock.now.duration(to: deadline))
+    }
+
+    /// `Device1.Pair` within `timeout` (never less than 30 s: pairing may wait for the user, an
+    /// agent's passkey prompt); `AlreadyExists` (paired before) is success.
+    static func pair(_ devicePath: String, address: String, on bus: BlueZBus, timeout: Duration) async throws {
+        do {
+            _ = try await bus.connection.call(
+                destination: BlueZ.service, path: devicePath, interface: "org.bluez.Device1", member: "Pair",
+                timeout: max(timeout, .seconds(30)))
+        } catch {
+            if error.name.hasSuffix(".AlreadyExists") { return }
+            throw BlueZ.sdkError(error, "pairing with \(address) failed")
+        }
     }
 
     /// `AcquireWrite`/`AcquireNotify`; nil where BlueZ or the device does not offer it.
@@ -89,6 +165,7 @@ struct BlueZConnector: Sendable {
                 destination: BlueZ.service, path: path, interface: "org.bluez.GattCharacteristic1", member: method,
                 [.properties([])], timeout: .seconds(10))
         } catch {
+            if Self.isNotPaired(error) { throw NotPaired(error: error) }
             let short = error.name.split(separator: ".").last.map(String.init) ?? ""
             if ["UnknownMethod", "NotSupported", "NotPermitted", "Failed"].contains(short) { return nil }
             throw BlueZ.sdkError(error, "\(method) on the SMP characteristic failed")
@@ -180,4 +257,16 @@ struct BlueZConnector: Sendable {
         }
         return nil
     }
+}
+
+extension BlueZConnector.NotPaired {
+    /// The SDK's error for a device that wants a bond this connection may not make.
+    var sdkError: AIBudsError {
+        BlueZ.sdkError(error, "the SMP characteristic needs a paired device (pair it, or allow pairing)")
+    }
+}
+
+extension BlueZConnector {
+    /// The notification and write sockets with their ATT MTU (nil: `StartNotify` / `WriteValue`).
+    typealias DataPaths = (notify: (fd: Int32, mtu: Int)?, write: (fd: Int32, mtu: Int)?)
 }

@@ -21,7 +21,10 @@ public enum BlueZ {
     ///   unauthorized (1002).
     /// - `UnknownObject`, `DoesNotExist`: the device is not known (2001).
     /// - `NoReply`, `Timeout`, `ConnectionAttemptFailed`: timeout (2006).
-    /// - `AuthenticationFailed`/`Canceled`/`Rejected`/`Timeout`: pairing failed (2002).
+    /// - `AuthenticationFailed`/`AuthenticationRejected` (pairing refused or failed; remove the
+    ///   stale bond with `bluetoothctl remove` and pair again), `AlreadyExists` outside pairing,
+    ///   `ConnectionAttemptFailed` aside: not connected (2002); `AuthenticationTimeout`: timeout
+    ///   (2006); `AuthenticationCanceled`: canceled (7005).
     /// - `Disconnected`, `NotConnected`, `Failed`, `InProgress`: not connected (2002).
     public static func sdkError(_ error: DBusError, _ what: String) -> AIBudsError {
         let message = "\(what): \(error.message.isEmpty ? error.name : "\(error.message) (\(error.name))")"
@@ -38,8 +41,11 @@ public enum BlueZ {
             code = .peripheralUnavailable
         case "NoReply", "Timeout", "TimedOut", "ConnectionAttemptFailed":
             code = .bleCommandExecFailedDueToTimeout
-        case "AuthenticationFailed", "AuthenticationCanceled", "AuthenticationRejected", "AuthenticationTimeout",
-            "AlreadyExists":
+        case "AuthenticationTimeout":
+            code = .bleCommandExecFailedDueToTimeout
+        case "AuthenticationCanceled":
+            code = .operationCanceled
+        case "AuthenticationFailed", "AuthenticationRejected", "AlreadyExists":
             code = .peripheralNotConnected
         case "InvalidValueLength", "InvalidOffset":
             code = .blePacketWriteError
@@ -53,6 +59,17 @@ public enum BlueZ {
     public static func devicePath(adapter: String, address: String) -> String {
         adapter + "/dev_" + address.uppercased().replacingOccurrences(of: ":", with: "_")
     }
+}
+
+/// When the BLE plugin pairs (bonds) with a device before it uses the SMP characteristic.
+public enum BlueZPairing: Sendable {
+    /// When the device is not paired and its SMP characteristic needs it: flags `encrypt-*`,
+    /// `secure-*` or `encrypt-authenticated-*`, or BlueZ answers an access with "Not paired".
+    case whenRequired
+    /// Before the first use of a device that is not paired, whatever its characteristic says.
+    case always
+    /// Never: a device that needs a bond fails to connect (pair it with `bluetoothctl` first).
+    case never
 }
 
 extension AIBudsError {

@@ -176,9 +176,10 @@ final class BlueZGATTTransport: SMPTransport {
         if let notifyFD, !readerOwnsNotifyFD { Glibc.close(notifyFD) }
         if let token { bus.connection.removeSignalHandler(token) }
         valueWrites?.finish()
-        // Ends the link as the SDK's disconnect means it; then leaves the bus.
+        // Ends the link as the SDK's disconnect means it; then leaves the bus. A new link to the
+        // device waits for this (PendingDisconnects), so it cannot end that link.
         let bus = self.bus, devicePath = self.devicePath
-        Task {
+        PendingDisconnects.start(bus: bus.connection.address, device: devicePath) {
             _ = try? await bus.call(devicePath, "org.bluez.Device1", "Disconnect", timeout: .seconds(3), what: "Disconnect")
             bus.close()
         }

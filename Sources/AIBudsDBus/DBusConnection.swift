@@ -12,7 +12,9 @@ import Glibc
 /// handlers, method calls to the method handler (a service exported on the bus). libdbus runs with
 /// its thread support on; a sender writes and flushes its message itself, so nothing waits for the
 /// dispatch thread's poll. When the bus goes away every call in flight fails with `Disconnected` and
-/// the disconnect handlers run once.
+/// the disconnect handlers run once. The dispatch thread holds the connection only while it
+/// dispatches, so a connection dropped without ``close()`` is closed by its `deinit` and its thread
+/// ends within one poll (100 ms).
 public final class DBusConnection: @unchecked Sendable {
     /// The `dbus_connection` pointer; libdbus is thread-safe once `dbus_threads_init_default` ran.
     private let raw: OpaquePointer
@@ -37,7 +39,8 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     private let state = Locked(State())
-    private let threadDone = Locked<Bool>(false)
+    /// The bus socket the dispatch thread polls.
+    private let socket: Int32
 
     private static let threadsReady: Bool = { dbus_threads_init_default() != 0 }()
 
@@ -65,6 +68,9 @@ public final class DBusConnection: @unchecked Sendable {
             throw Self.take(&error, fallback: "cannot register with the D-Bus bus at \(address)")
         }
         raw = connection
+        var fd: Int32 = -1
+        _ = dbus_connection_get_unix_fd(connection, &fd)
+        socket = fd
         self.address = address
         uniqueName = dbus_bus_get_unique_name(connection).map { String(cString: $0) } ?? ""
         let box = Unmanaged.passUnretained(self).toOpaque()
@@ -73,12 +79,25 @@ public final class DBusConnection: @unchecked Sendable {
             let connection = Unmanaged<DBusConnection>.fromOpaque(userData).takeUnretainedValue()
             return connection.filter(message)
         }, box, nil)
-        let thread = Thread { [self] in run() }
+        // Weakly: between two dispatches nothing but its owners keeps the connection alive.
+        let thread = Thread { [weak self] in
+            while let connection = self, connection.dispatchOnce() {}
+        }
         thread.name = "aibuds-dbus"
         thread.start()
     }
 
     deinit {
+        // Dropped without close(): the dispatch thread sees `closed` at its next turn. Calls in
+        // flight hold the connection, so none is pending here.
+        let handlers = state.withLock { state in
+            defer {
+                state.closed = true
+                state.disconnectHandlers = []
+            }
+            return state.closed || state.disconnected ? [] : state.disconnectHandlers
+        }
+        for handler in handlers { handler() }
         // libdbus requires a private connection to be closed before its last reference goes.
         dbus_connection_close(raw)
         dbus_connection_unref(raw)
@@ -249,24 +268,27 @@ public final class DBusConnection: @unchecked Sendable {
 
     // MARK: The dispatch thread
 
-    private func run() {
-        var fd: Int32 = -1
-        _ = dbus_connection_get_unix_fd(raw, &fd)
-        while state.withLock({ !$0.closed }) {
-            if dbus_connection_get_dispatch_status(raw) != DBUS_DISPATCH_DATA_REMAINS {
-                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                if dbus_connection_has_messages_to_send(raw) != 0 { poller.events |= Int16(POLLOUT) }
-                _ = poll(&poller, 1, 100)
-                guard state.withLock({ !$0.closed }) else { break }
-                if dbus_connection_read_write(raw, 0) == 0 { break }
-            }
-            while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
-            if dbus_connection_get_is_connected(raw) == 0 { break }
+    /// One turn of the dispatch thread: waits up to 100 ms for the socket, reads and dispatches what
+    /// arrived. False when the connection was closed or the bus went away (the thread ends).
+    private func dispatchOnce() -> Bool {
+        guard state.withLock({ !$0.closed }) else { return false }
+        if dbus_connection_get_dispatch_status(raw) != DBUS_DISPATCH_DATA_REMAINS {
+            var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            if dbus_connection_has_messages_to_send(raw) != 0 { poller.events |= Int16(POLLOUT) }
+            _ = poll(&poller, 1, 100)
+            guard state.withLock({ !$0.closed }) else { return false }
+            if dbus_connection_read_write(raw, 0) == 0 { return busWentAway() }
         }
-        let wasClosed = state.withLock { $0.closed }
-        if !wasClosed {
+        while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
+        if dbus_connection_get_is_connected(raw) == 0 { return busWentAway() }
+        return true
+    }
+
+    private func busWentAway() -> Bool {
+        if !state.withLock({ $0.closed }) {
             finishDisconnect(DBusError(name: DBusError.disconnectedName, message: "the bus at \(address) went away"))
         }
+        return false
     }
 
     private func filter(_ raw: OpaquePointer) -> DBusHandlerResult {

@@ -12,7 +12,7 @@ struct EmulatorCommand: CLICommand {
                                [--media DIR | --manifest FILE] [--state DIR] [--link ble|wifi|unlimited]
                                [--fault SPEC]... [--record-every SECONDS] [--hotspot-open [--token T]]
                                [--no-list-digests] [--transport udp|bluez [--bus ADDRESS]]
-                               [--rendered-videos N] [--script FILE]
+                               [--rendered-videos N] [--lens-profile FILE] [--script FILE]
                                [--mic FILE] [--speaker-out FILE]
 
         Runs one device until SIGINT or SIGTERM (then exits 0). Once ready it prints exactly one
@@ -44,6 +44,8 @@ struct EmulatorCommand: CLICommand {
           --rendered-videos N  serve N real H.264 videos (4 s, 640x360) rendered with known
                              head-worn motion, each with its matching .gcsv, through the glasses'
                              built-in lens profile (instead of --media or --manifest)
+          --lens-profile FILE  the camera's Gyroflow lens-profile JSON that the device serves
+                             (Capture 'lens profile'; default: the glasses' built-in profile)
           --script FILE      the wearer's scenario: lines 'TIME ACTION ARGS', for example
                              '5 remove left', '8 press right doubleTap', '10 battery left -5',
                              '12 case open', '15 tws unlinked', '20 wake Hey Buds' (docs/emulator.md)
@@ -54,7 +56,7 @@ struct EmulatorCommand: CLICommand {
           --verbose          log to standard error
         """
 
-    let configuration: EmulatorConfiguration
+    private(set) var configuration: EmulatorConfiguration
     let verbose: Bool
     /// The bus of `--transport bluez`, nil for UDP.
     let bluezBus: String?
@@ -77,6 +79,7 @@ struct EmulatorCommand: CLICommand {
         let script = try arguments.option("--script")
         let mic = try arguments.option("--mic")
         let speakerOut = try arguments.option("--speaker-out")
+        let lensProfile = try arguments.option("--lens-profile")
         verbose = arguments.flag("--verbose")
         let transport = try arguments.option("--transport") ?? "udp"
         let bus = try arguments.option("--bus")
@@ -109,6 +112,14 @@ struct EmulatorCommand: CLICommand {
         }
         built.microphoneFile = mic.map { URL(fileURLWithPath: $0) }
         built.speakerOut = speakerOut.map { URL(fileURLWithPath: $0) }
+        if let lensProfile {
+            // The device serves it as given; only a JSON object is accepted.
+            guard let data = FileManager.default.contents(atPath: lensProfile),
+                (try? JSONSerialization.jsonObject(with: data)) is [String: Any]
+            else { throw CommandFailure.usage("--lens-profile needs a readable JSON lens profile, not '\(lensProfile)'") }
+            guard data.count <= 65_536 else { throw CommandFailure.usage("--lens-profile: at most 64 KiB") }
+            built.lensProfile = data
+        }
         configuration = built
     }
 

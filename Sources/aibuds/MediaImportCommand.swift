@@ -80,11 +80,13 @@ struct MediaImportCommand: CLICommand {
         }
         defer { withExtendedLifetime(lock) {} }
         return try await MediaDeviceConnection.using(device) { connection in
-            try await run(connection, started: started, clock: clock)
+            try await run(connection, lock: lock, started: started, clock: clock)
         }
     }
 
-    private func run(_ connection: MediaDeviceConnection, started: ContinuousClock.Instant, clock: ContinuousClock) async throws -> ExitCode {
+    private func run(
+        _ connection: MediaDeviceConnection, lock: ImportDestinationLock, started: ContinuousClock.Instant, clock: ContinuousClock
+    ) async throws -> ExitCode {
         let engine = connection.device.mediaImport
         let view = MediaImportProgressView(style: .detect(quiet: json))
         var report = MediaImportReport(device: connection.device.mediaImportDeviceID, destination: "")
@@ -139,9 +141,11 @@ struct MediaImportCommand: CLICommand {
         }
 
         // Import.
-        let options = MediaImportOptions(
+        var options = MediaImportOptions(
             destination: folder, maximumConcurrentTransfers: jobs, ledger: ledger, deletesVerifiedFilesFromDevice: deleteAfter,
             reportsProgress: !json)
+        // The import uses the lock taken above (an import into a folder never shares one silently).
+        options.destinationLock = lock
         view.begin(toImport, destination: folder)
         var outcome: MediaImportResult?
         for await event in engine.importEvents(toImport, options: options) {

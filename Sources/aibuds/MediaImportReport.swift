@@ -22,6 +22,8 @@ struct MediaImportReport: Encodable {
         var sha256: String?
         /// Why it failed.
         var error: ErrorInfo?
+        /// The stabilization of an imported video with six-axis data (absent for other files).
+        var stabilization: Stabilization?
 
         /// A file that `--new` skipped.
         init(skipped file: MediaFileInfoModel, ledger entry: ImportLedgerEntry?) {
@@ -33,7 +35,9 @@ struct MediaImportReport: Encodable {
             sha256 = entry?.sha256
         }
 
-        init(name: String, status: String, size: UInt64, bytesFetched: UInt64, path: String?, sha256: String?, error: ErrorInfo?) {
+        init(name: String, status: String, size: UInt64, bytesFetched: UInt64, path: String?, sha256: String?, error: ErrorInfo?,
+             stabilization: Stabilization? = nil) {
+            self.stabilization = stabilization
             self.name = name
             self.status = status
             self.size = size
@@ -41,6 +45,33 @@ struct MediaImportReport: Encodable {
             self.path = path
             self.sha256 = sha256
             self.error = error
+        }
+    }
+
+    /// What became of a video's stabilized copy.
+    struct Stabilization: Encodable {
+        /// `stabilized`, `failed` (the original is kept), `disabled` (`--no-stabilize`),
+        /// `pluginUnavailable` or `pending` (the import was cancelled before it).
+        var status: String
+        /// The stabilized copy (`NAME.stabilized.EXT`), when written.
+        var path: String?
+        /// Why it failed.
+        var error: ErrorInfo?
+
+        /// The outcome of `model`, nil for a file with nothing to stabilize.
+        init?(_ model: ImportedMediaFileModel) {
+            let status: String
+            switch model.stabilizationStatus {
+            case .skipped: return nil
+            case .pending: status = "pending"
+            case .stabilized: status = "stabilized"
+            case .failed: status = "failed"
+            case .pluginUnavailable: status = "pluginUnavailable"
+            case .disabled: status = "disabled"
+            }
+            self.status = status
+            path = model.stabilizedFileURL?.path
+            error = model.error.map { ErrorInfo(AIBudsError.from($0)) }
         }
     }
 
@@ -78,7 +109,8 @@ struct MediaImportReport: Encodable {
             if let model = imported[key] {
                 files.append(File(
                     name: file.fileName, status: "imported", size: file.fileSize ?? 0, bytesFetched: fetched,
-                    path: model.localFileURL.path, sha256: ledger.entry(named: file.fileName)?.sha256, error: nil))
+                    path: model.localFileURL.path, sha256: ledger.entry(named: file.fileName)?.sha256, error: nil,
+                    stabilization: Stabilization(model)))
             } else if let error = failed[key] {
                 files.append(File(
                     name: file.fileName, status: "failed", size: file.fileSize ?? 0, bytesFetched: fetched,
@@ -222,6 +254,24 @@ private struct ReportJSONWriter {
         }
         key("size")
         number(file.size)
+        if let stabilization = file.stabilization {
+            key("stabilization")
+            open("{")
+            var first = true
+            if let error = stabilization.error {
+                key("error", first: true)
+                self.error(error)
+                first = false
+            }
+            if let path = stabilization.path {
+                key("path", first: first)
+                string(path)
+                first = false
+            }
+            key("status", first: first)
+            string(stabilization.status)
+            close("}")
+        }
         key("status")
         string(file.status)
         close("}")

@@ -14,7 +14,7 @@ struct StabilizeCommand: CLICommand {
     static let help = """
         usage: aibuds stabilize VIDEO [--gyro FILE.gcsv] [--lens PROFILE.json] [-o OUT]
                                 [--smoothness S | --time-constant T | --fixed] [--horizon-lock]
-                                [--max-zoom Z] [--readout-ms MS] [--preset P] [--crf N] [--json]
+                                [--max-zoom Z] [--readout-ms MS] [--no-sync] [--preset P] [--crf N] [--json]
 
         Writes a stabilized copy of VIDEO (MP4 or MOV, H.264 or HEVC): the camera's rotation from
         the gyro log is smoothed, each frame (each row, for a rolling shutter) is turned back onto
@@ -31,6 +31,8 @@ struct StabilizeCommand: CLICommand {
           --horizon-lock    keep the horizon level (uses the accelerometer)
           --max-zoom Z      the largest zoom (default 2.5)
           --readout-ms MS   the rolling-shutter readout time (default: from the log or the profile)
+          --no-sync         trust the log's time origin (by default its offset to the video is
+                            checked against the image motion of the first 2 s and corrected)
           --preset P        x264/x265 preset (default veryfast)
           --crf N           constant rate factor, 0 to 51 (default 20)
           --json            print one JSON document instead of progress
@@ -46,6 +48,7 @@ struct StabilizeCommand: CLICommand {
     var horizonLock: Bool
     var maximumZoom: Double
     var readoutMs: Double?
+    var noSync: Bool
     var preset: String
     var crf: Int
     var json: Bool
@@ -60,6 +63,7 @@ struct StabilizeCommand: CLICommand {
         horizonLock = arguments.flag("--horizon-lock")
         maximumZoom = try arguments.number("--max-zoom") ?? 2.5
         readoutMs = try arguments.number("--readout-ms")
+        noSync = arguments.flag("--no-sync")
         preset = try arguments.option("--preset") ?? "veryfast"
         crf = try arguments.number("--crf") ?? 20
         json = arguments.flag("--json")
@@ -88,7 +92,7 @@ struct StabilizeCommand: CLICommand {
         if fixed { smoothing = .fixed }
         return StabilizationSettings(
             smoothing: smoothing, horizonLock: horizonLock, maximumZoom: maximumZoom, readoutTime: readoutMs.map { $0 / 1000 },
-            encoder: EncoderSettings(preset: preset, crf: crf))
+            encoder: EncoderSettings(preset: preset, crf: crf), searchesTimeOffset: !noSync)
     }
 
     func run() async throws -> ExitCode {
@@ -133,7 +137,8 @@ struct StabilizeCommand: CLICommand {
             try DeviceCommandSupport.printJSON(
                 StabilizeReport(
                     input: input.path, output: target.path, frames: report.frames, seconds: seconds,
-                    minimumZoom: report.zoomRange.lowerBound, maximumZoom: report.zoomRange.upperBound))
+                    minimumZoom: report.zoomRange.lowerBound, maximumZoom: report.zoomRange.upperBound,
+                    timeOffset: report.appliedOffset, syncSimilarity: report.timeOffset?.similarity))
         } else {
             CLI.say(String(format: "Stabilized %@ -> %@ (%d frames, zoom %.2f–%.2f) in %.1f s", input.lastPathComponent, target.path,
                 report.frames, report.zoomRange.lowerBound, report.zoomRange.upperBound, seconds))
@@ -160,6 +165,10 @@ struct StabilizeReport: Encodable {
     var seconds: Double
     var minimumZoom: Double
     var maximumZoom: Double
+    /// Seconds subtracted from the log's times (0: the log was right or the search was off).
+    var timeOffset: Double
+    /// How well the image motion matched the gyro at that offset (absent with --no-sync).
+    var syncSimilarity: Double?
 }
 
 /// `NAME.stabilized.EXT` beside a video.

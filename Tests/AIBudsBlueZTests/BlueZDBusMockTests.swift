@@ -1,4 +1,6 @@
+import AIBudsBlueZ
 import AIBudsDBus
+import AIBudsFoundation
 import AIBudsEmulator
 import AIBudsTestKit
 import Foundation
@@ -24,6 +26,42 @@ import Testing
         connection.close()
         daemon.terminate()
         try await onOwnThread { bus.stop() }
+    }
+
+    @Test func pairingThroughTheMocksDevice1Pair() async throws {
+        let bus = try await onOwnThread { try PrivateBus() }
+        let daemon = try RunningProgram(Self.python, ["-m", "dbusmock", "--template", "bluez5", "--system"],
+                                        environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        let address = bus.address
+        let connection = try await onOwnThread { try DBusConnection(address: address) }
+        do {
+            try await waitForTheMock(connection)
+            _ = try await mock(connection, "/", "org.bluez.Mock", "AddAdapter", [.string("hci0"), .string("aibuds-test")])
+            _ = try await mock(connection, "/", "org.bluez.Mock", "AddDevice",
+                               [.string("hci0"), .string("C0:FF:EE:00:00:07"), .string("Bond Ring")])
+            let plugin = BlueZConnectSDK(busAddress: bus.address)
+            try await plugin.pair(address: "C0:FF:EE:00:00:07")
+            let objects = try await mock(connection, "/", "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", [])
+            let device = objects.first?.dictEntries?.first { $0.key.stringValue == "/org/bluez/hci0/dev_C0_FF_EE_00_00_07" }
+            let properties = device?.value.dictEntries?.first { $0.key.stringValue == "org.bluez.Device1" }?.value.propertyMap
+            #expect(properties?["Paired"]?.boolValue == true)
+            // Paired already: the mock answers AlreadyExists, which is success.
+            try await plugin.pair(address: "C0:FF:EE:00:00:07")
+            // A device BlueZ does not know.
+            let unknown = await #expect(throws: AIBudsError.self) { try await plugin.pair(address: "C0:FF:EE:00:00:99") }
+            #expect(unknown?.code == .peripheralUnavailable)
+        } catch {
+            Issue.record(error)
+        }
+        connection.close()
+        daemon.terminate()
+        try await onOwnThread { bus.stop() }
+    }
+
+    private func waitForTheMock(_ connection: DBusConnection) async throws {
+        try await eventually("python-dbusmock's bluez5 template to come up") {
+            (try? await mock(connection, "/", "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", [])) != nil
+        }
     }
 
     /// Calls a method of the mock.

@@ -68,13 +68,16 @@ private final class ConnectionEvents: DeviceDelegate {
         device.delegate = events
         try await device.connectAndWait(ConnectParams())
         let info = try #require(device as? DeviceInfoAPI)
-        #expect(try await info.requestQueryBatteryStatus().level.intValue >= 0)
+        // The battery the device reports, read over GATT (not just any number).
+        let battery = ble.emulator.device.battery()
+        let status = try await info.requestQueryBatteryStatus()
+        #expect(status.level.intValue == battery.level)
 
         ble.standIn.dropLink()
         try await eventually("the expected state") { events.events.contains { $0.hasPrefix("disconnected") } }
         try await eventually("the expected state") { events.events.last == "ready" && ble.standIn.isConnected }
         #expect(Array(events.events.suffix(3)) == ["connecting", "connected", "ready"])
-        #expect(try await info.requestQueryBatteryStatus().level.intValue >= 0)
+        #expect(try await info.requestQueryBatteryStatus().level.intValue == ble.emulator.device.battery().level)
         await device.disconnectAndWait()
         try await eventually("the expected state") { !ble.standIn.isConnected }
         await ble.stop()

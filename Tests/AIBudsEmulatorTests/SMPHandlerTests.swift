@@ -282,6 +282,27 @@ import Testing
         #expect(try harness.call(HotspotStateRequest()).state == 0 && harness.dataPlane.tokens.count == 2)
     }
 
+    @Test func theLensProfileIsReadInPartsAndOnlyFromACamera() throws {
+        let harness = try DeviceHarness()
+        let expected = try #require(harness.device.lensProfile)
+        #expect(expected == Data(EmulatedCamera.lensProfileJSON.utf8) && expected.count > 256)
+        var profile = Data()
+        while true {
+            let part = try harness.call(CaptureLensProfileRequest(off: UInt64(profile.count)))
+            #expect(part.off == UInt64(profile.count) && part.len == UInt64(expected.count) && part.data.count <= 256)
+            profile.append(part.data)
+            if profile.count == expected.count { break }
+            #expect(!part.data.isEmpty)
+        }
+        #expect(profile == expected)
+        // At the end: an empty part; past it: an invalid value.
+        #expect(try harness.call(CaptureLensProfileRequest(off: UInt64(expected.count))).data.isEmpty)
+        #expect(try harness.failure(CaptureLensProfileRequest(off: UInt64(expected.count) + 1)).rc == MGMTError.invalidValue.rawValue)
+        // A device without a camera has none.
+        let watch = try DeviceHarness(profile: .watch)
+        #expect(try watch.failure(CaptureLensProfileRequest()).rc == MGMTError.notSupported.rawValue)
+    }
+
     @Test func captureMakesRealMediaWithEvents() throws {
         let harness = try DeviceHarness()
         #expect(try harness.failure(CaptureAudioStopRequest()) == SMPDeviceError(group: 67, rc: 7, version: .v2))

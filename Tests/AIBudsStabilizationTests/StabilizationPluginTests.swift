@@ -2,6 +2,7 @@ import AIBuds
 import AIBudsAllInOne
 import AIBudsFoundation
 import AIBudsSync
+import AIBudsEmulator
 import AIBudsTestKit
 import Foundation
 import Testing
@@ -38,6 +39,27 @@ struct StabilizationPluginTests {
         #expect(seen.last == 1 && zip(seen, seen.dropFirst()).allSatisfy { $0 <= $1 })
         #expect(try Data(contentsOf: clip.video) == original)
         #expect(try VideoProbe.probe(job.outputURL).frameTimes.count == clip.frames)
+    }
+
+    @Test("the plugin uses the lens profile the device gave with the job, not its own")
+    func usesTheDevicesLensProfile() async throws {
+        let clip = try await SyntheticClip.make(name: "device-lens", seconds: 0.5)
+        defer { clip.remove() }
+        let plugin = GyroStabilizationPlugin(lensProfile: clip.profile)
+        var job = Self.job(clip, output: "clip.stabilized.mp4")
+        job.lensProfile = Data(#"{"calib_dimension": {"w": 0, "h": 480}}"#.utf8)
+        await #expect(throws: LensProfileError.self) { try await plugin.stabilize(job) { _ in } }
+        #expect(!FileManager.default.fileExists(atPath: job.outputURL.path))
+        job.lensProfile = try Data(contentsOf: clip.lensJSON)
+        try await plugin.stabilize(job) { _ in }
+        #expect(try VideoProbe.probe(job.outputURL).frameTimes.count == clip.frames)
+    }
+
+    @Test("the emulator's built-in lens profile is the SDK's profile of the AIBuds glasses")
+    func builtInProfileMatches() throws {
+        var parsed = try LensProfileParser.parse(Data(EmulatedCamera.lensProfileJSON.utf8))
+        parsed.name = LensProfile.aibudsGlasses.name  // the parser keeps no name
+        #expect(parsed == LensProfile.aibudsGlasses)
     }
 
     @Test("the stabilizer stops within half a second of being asked, on its own thread, and removes its output")

@@ -121,6 +121,7 @@ import Testing
         seen.insert(try check(CaptureMaxAudioWriteRequest(seconds: 300), empty))
         seen.insert(try check(CaptureMaxVideoReadRequest(), CaptureMaxVideoReadResponse(seconds: 60)))
         seen.insert(try check(CaptureMaxVideoWriteRequest(seconds: 30), empty))
+        seen.insert(try check(CaptureLensProfileRequest(off: 512), CaptureLensProfileResponse(off: 512, len: 700, data: Data("{}".utf8))))
         // Audio
         let started = AudioStreamStartResponse(stream: 3, format: .speech)
         seen.insert(try check(AudioMicStartRequest(), started))
@@ -133,7 +134,7 @@ import Testing
                               AudioSpeakerStopResponse(decoded: 1, recovered: 0, concealed: 0)))
 
         #expect(seen == Set(SMPMessageCatalog.all.map { ObjectIdentifier($0) }))
-        #expect(SMPMessageCatalog.all.count == 60)
+        #expect(SMPMessageCatalog.all.count == 61)
     }
 
     @Test func encodedBytesMatchHandCheckedCBOR() throws {

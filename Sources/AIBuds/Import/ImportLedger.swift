@@ -193,15 +193,18 @@ public final class ImportLedger: Sendable {
         }
     }
 
-    /// Forgets the device file `name` (for example after deleting the local copy); rewrites the file.
+    /// Forgets the device file `name` (for example after deleting the local copy); rewrites the file
+    /// first, so a failed write leaves the ledger (memory and file) as it was.
     public func remove(named name: String) throws {
         try state.withLock { state in
-            guard state.entries.removeValue(forKey: MediaFileName(name)) != nil else { return }
+            let key = MediaFileName(name)
+            guard state.entries[key] != nil else { return }
+            var data = Data()
+            for (entryKey, entry) in state.entries where entryKey != key { data.append(contentsOf: entry.jsonLine) }
             try state.appender?.close()
             state.appender = nil
-            var data = Data()
-            for entry in state.entries.values { data.append(contentsOf: entry.jsonLine) }
             try data.write(to: fileURL, options: .atomic)
+            state.entries[key] = nil
         }
     }
 

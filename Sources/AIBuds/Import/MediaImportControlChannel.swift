@@ -17,6 +17,10 @@ public protocol MediaImportControlChannel: MediaControlChannel, DeviceHotspotAPI
     func beginBusy()
     /// Ends one ``beginBusy()``.
     func endBusy()
+
+    /// The camera's lens profile as the device describes it (Gyroflow's lens-profile JSON), for the
+    /// stabilization of its videos; nil when the device has none.
+    func cameraLensProfile() async throws -> Data?
 }
 
 extension MediaImportControlChannel {
@@ -24,4 +28,6 @@ extension MediaImportControlChannel {
     public func beginBusy() {}
     /// Nothing: a channel that is not a device has no busy state to show.
     public func endBusy() {}
+    /// None: a channel that does not say otherwise has no lens profile to give.
+    public func cameraLensProfile() async throws -> Data? { nil }
 }

@@ -24,6 +24,10 @@ public struct MediaImportOptions: Sendable {
     /// consumer that only waits for the result (such as `aibuds media import --json`): the import
     /// then builds and queues none of those thousands of events.
     public var reportsProgress: Bool
+    /// The lock of ``destination`` that the caller already holds (``ImportDestinationLock/acquire(_:waiting:)``),
+    /// which the import then uses instead of taking its own; nil: the import takes it (waiting
+    /// while another import into the folder runs).
+    public var destinationLock: ImportDestinationLock?
 
     /// Creates options; the defaults import into the temporary folder, as many files at a time
     /// as the download engine's default, verified, without chunk bytes, a ledger or deletion.

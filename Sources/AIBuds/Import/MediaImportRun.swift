@@ -26,8 +26,12 @@ struct MediaImportRun: Sendable {
         // One import at a time into a folder (docs/reliability.md §8): wait for another process's.
         let lock: ImportDestinationLock?
         do {
-            lock = try await ImportDestinationLock.acquire(transfer.destination) { [logger = transfer.logger, destination = transfer.destination] in
-                logger.log(.info, "import", "another import into \(destination.path) is running; waiting for it to end")
+            if let given = transfer.options.destinationLock, given.folder.path == transfer.destination.standardizedFileURL.path {
+                lock = given
+            } else {
+                lock = try await ImportDestinationLock.acquire(transfer.destination) { [logger = transfer.logger, destination = transfer.destination] in
+                    logger.log(.info, "import", "another import into \(destination.path) is running; waiting for it to end")
+                }
             }
         } catch is CancellationError {
             let failure = AIBudsError(.importFilesCanceled, "the import was cancelled while it waited for another import into \(transfer.destination.path)")
@@ -76,8 +80,17 @@ struct MediaImportRun: Sendable {
         }
 
         if !Task.isCancelled {
+            // The device's lens profile, once per import; without it the plugin uses its own.
+            let channel = transfer.channel, logger = transfer.logger
             imported = await StabilizationPhase(stabilization: transfer.stabilization, logger: transfer.logger)
-                .run(imported, sixAxisData: sixAxisData, emit: emit)
+                .run(imported, sixAxisData: sixAxisData, lensProfile: {
+                    do {
+                        return try await channel.cameraLensProfile()
+                    } catch {
+                        logger.log(.warning, "import", "the device's lens profile could not be read (the plugin's own is used): \(error)")
+                        return nil
+                    }
+                }, emit: emit)
         } else {
             imported = imported.map(StabilizationPhase.settled(transfer.stabilization))
         }

@@ -12,8 +12,10 @@ struct StabilizationPhase: Sendable {
 
     /// Returns `files` with their stabilization outcome; a cancellation stops after the current file
     /// (which is marked failed with 6100; files not reached stay `.pending`).
+    /// `lensProfile` is asked for once, only when some file goes to a plugin.
     func run(
-        _ files: [ImportedMediaFileModel], sixAxisData: [MediaFileName: URL], emit: @escaping @Sendable (MediaImportEvent) -> Void
+        _ files: [ImportedMediaFileModel], sixAxisData: [MediaFileName: URL], lensProfile: @Sendable () async -> Data? = { nil },
+        emit: @escaping @Sendable (MediaImportEvent) -> Void
     ) async -> [ImportedMediaFileModel] {
         var results = files
         var queue: [(index: Int, plugin: any VideoStabilizationPlugin)] = []
@@ -24,13 +26,15 @@ struct StabilizationPhase: Sendable {
             }
         }
         guard !queue.isEmpty else { return results }
+        let lens = await lensProfile()
 
         emit(.stabilizationBegan)
         for (position, item) in queue.enumerated() {
             if Task.isCancelled { break }
             emit(.stabilizationBatchProgress(index: position, total: queue.count))
             let file = files[item.index]
-            results[item.index] = await stabilize(file, sixAxisData: sixAxisData[MediaFileName(file.metadata.fileName)], with: item.plugin, emit: emit)
+            results[item.index] = await stabilize(
+                file, sixAxisData: sixAxisData[MediaFileName(file.metadata.fileName)], lensProfile: lens, with: item.plugin, emit: emit)
             emit(.stabilizationFileFinished(results[item.index], success: results[item.index].stabilizationStatus == .stabilized))
         }
         emit(.stabilizationFinished)
@@ -46,11 +50,12 @@ struct StabilizationPhase: Sendable {
     }
 
     private func stabilize(
-        _ file: ImportedMediaFileModel, sixAxisData: URL?, with plugin: any VideoStabilizationPlugin,
+        _ file: ImportedMediaFileModel, sixAxisData: URL?, lensProfile: Data?, with plugin: any VideoStabilizationPlugin,
         emit: @escaping @Sendable (MediaImportEvent) -> Void
     ) async -> ImportedMediaFileModel {
         let output = Self.outputURL(for: file.localFileURL)
-        let job = VideoStabilizationJob(mediaFile: file, sourceURL: file.localFileURL, sixAxisDataURL: sixAxisData, outputURL: output)
+        let job = VideoStabilizationJob(
+            mediaFile: file, sourceURL: file.localFileURL, sixAxisDataURL: sixAxisData, outputURL: output, lensProfile: lensProfile)
         let open = ProgressGate()
         logger.log(.info, "import", "stabilizing \(file.metadata.fileName) with \(plugin.name)")
         do {

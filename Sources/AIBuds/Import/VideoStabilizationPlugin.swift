@@ -30,14 +30,18 @@ public struct VideoStabilizationJob: Sendable {
     public var sixAxisDataURL: URL?
     /// Where to write the stabilized copy; nothing exists there yet.
     public var outputURL: URL
+    /// The camera's lens profile as the device gave it (Gyroflow's lens-profile JSON, fetched once
+    /// per import), or `nil` when the device gave none (the plugin then uses its own).
+    public var lensProfile: Data?
 
     /// Creates the work of stabilizing one imported video: read `sourceURL` (and its six-axis data,
-    /// when there is some) and write `outputURL`.
-    public init(mediaFile: ImportedMediaFileModel, sourceURL: URL, sixAxisDataURL: URL?, outputURL: URL) {
+    /// when there is some, and the device's lens profile) and write `outputURL`.
+    public init(mediaFile: ImportedMediaFileModel, sourceURL: URL, sixAxisDataURL: URL?, outputURL: URL, lensProfile: Data? = nil) {
         self.mediaFile = mediaFile
         self.sourceURL = sourceURL
         self.sixAxisDataURL = sixAxisDataURL
         self.outputURL = outputURL
+        self.lensProfile = lensProfile
     }
 }
 

@@ -40,6 +40,16 @@ public final class BlueZStandIn: Sendable {
         public var connectFails = false
         /// Whether `Pair` fails with `org.bluez.Error.AuthenticationFailed`.
         public var pairingFails = false
+        /// Whether `Pair` fails with `org.bluez.Error.AuthenticationRejected` (the device said no).
+        public var pairingRejected = false
+        /// Whether the SMP characteristic needs an encrypted link (Zephyr's
+        /// `CONFIG_MCUMGR_TRANSPORT_BT_PERM_RW_ENCRYPT`): its flags are `encrypt-write` and
+        /// `encrypt-notify`, and until the device is paired `AcquireWrite`, `AcquireNotify`,
+        /// `WriteValue` and `StartNotify` fail with `org.bluez.Error.NotPermitted` "Not paired", as
+        /// BlueZ's GATT client reports ATT's insufficient authentication.
+        public var requiresPairing = false
+        /// Whether the device starts paired (bonded earlier).
+        public var paired = false
         /// Whether service discovery never ends after `Connect` (`ServicesResolved` stays false).
         public var servicesNeverResolve = false
         /// Whether the device's GATT database lacks the SMP service (another kind of device).
@@ -73,6 +83,17 @@ public final class BlueZStandIn: Sendable {
         var uplink = BLELinkShaper()
         var downlink = BLELinkShaper()
         var generation = 0
+        /// Complete SMP packets received from the client.
+        var receivedPackets = 0
+        /// Whether requests are answered (false: received, counted and dropped).
+        var answering = true
+        /// Whether `Disconnect` calls wait for ``releaseDisconnects()``, and those waiting.
+        var holdingDisconnects = false
+        var heldDisconnects: [DBusIncomingCall] = []
+        /// How many times `Pair` was called.
+        var pairCalls = 0
+        /// How many times a client read the object tree (`GetManagedObjects`).
+        var objectTreeReads = 0
     }
 
     /// The device's MAC address (`Address` of its `Device1`).
@@ -112,7 +133,9 @@ public final class BlueZStandIn: Sendable {
         servicePath = devicePath + "/service0010"
         characteristicPath = servicePath + "/char0011"
         attMTU = link == .ble ? 247 : 517
-        state = Locked(State(powered: options.powered))
+        var initial = State(powered: options.powered)
+        initial.paired = options.paired
+        state = Locked(initial)
         delayLine = DelayLine(name: "aibuds-bluez-standin")
     }
 
@@ -231,6 +254,50 @@ public final class BlueZStandIn: Sendable {
     /// Whether a client holds the connection.
     public var isConnected: Bool { state.withLock { $0.connected } }
 
+    /// Whether the device is paired (bonded) with the adapter.
+    public var isPaired: Bool { state.withLock { $0.paired } }
+
+    /// How many times a client read BlueZ's object tree (`GetManagedObjects`), which every
+    /// connection attempt starts with.
+    public var objectTreeReads: Int { state.withLock { $0.objectTreeReads } }
+
+    /// How many times a client called `Device1.Pair`.
+    public var pairCalls: Int { state.withLock { $0.pairCalls } }
+
+    /// How many complete SMP packets (requests) the device has received from clients, each
+    /// retransmission counted.
+    public var receivedPackets: Int { state.withLock { $0.receivedPackets } }
+
+    /// Makes the device answer requests (true, the default) or take them without an answer, as a
+    /// device busy with something else does; what it received is counted either way.
+    public func setAnswering(_ answering: Bool) {
+        state.withLock { $0.answering = answering }
+    }
+
+    /// Makes `Device1.Disconnect` wait (unanswered, the link still up) until
+    /// ``releaseDisconnects()``: a BlueZ slow to tear a link down.
+    public func holdDisconnects() {
+        state.withLock { $0.holdingDisconnects = true }
+    }
+
+    /// How many `Disconnect` calls wait for ``releaseDisconnects()``.
+    public var heldDisconnects: Int { state.withLock { $0.heldDisconnects.count } }
+
+    /// Carries out (and answers) the held `Disconnect` calls and stops holding new ones.
+    public func releaseDisconnects() {
+        let held = state.withLock { state in
+            defer {
+                state.holdingDisconnects = false
+                state.heldDisconnects = []
+            }
+            return state.heldDisconnects
+        }
+        for call in held {
+            call.reply()
+            disconnect(reason: "Disconnect")
+        }
+    }
+
     // MARK: Objects and properties
 
     private func adapterProperties(_ state: State) -> [(String, DBusValue)] {
@@ -273,7 +340,9 @@ public final class BlueZStandIn: Sendable {
         var properties: [(String, DBusValue)] = [
             ("UUID", .string(Self.smpCharacteristicUUID)), ("Service", .objectPath(servicePath)),
             ("Value", .bytes(Data())), ("Notifying", .bool(state.notifying)),
-            ("Flags", .strings(["write-without-response", "notify"])), ("Handle", .uint16(0x0011)),
+            ("Flags", .strings(options.requiresPairing
+                ? ["write-without-response", "notify", "encrypt-write", "encrypt-notify"]
+                : ["write-without-response", "notify"])), ("Handle", .uint16(0x0011)),
             ("MTU", .uint16(UInt16(attMTU))),
         ]
         if options.acquire {
@@ -344,7 +413,10 @@ public final class BlueZStandIn: Sendable {
         let member = message.member ?? ""
         switch message.interface ?? "" {
         case "org.freedesktop.DBus.ObjectManager" where path == "/" && member == "GetManagedObjects":
-            let objects = state.withLock { managedObjects($0) }
+            let objects = state.withLock { state in
+                state.objectTreeReads += 1
+                return managedObjects(state)
+            }
             call.reply([.dict("o", "a{sa{sv}}", objects.map {
                 DBusDictEntry(key: .objectPath($0.0), value: Self.interfacesValue($0.1))
             })])
@@ -511,11 +583,25 @@ public final class BlueZStandIn: Sendable {
                 self?.resolveServices(generation: generation)
             }
         case "Disconnect":
+            let held = state.withLock { state -> Bool in
+                if state.holdingDisconnects { state.heldDisconnects.append(call) }
+                return state.holdingDisconnects
+            }
+            guard !held else { return }
             call.reply()
             disconnect(reason: "Disconnect")
         case "Pair":
+            state.withLock { $0.pairCalls += 1 }
+            guard powered else {
+                call.fail("org.bluez.Error.NotReady", "Resource Not Ready")
+                return
+            }
             guard !options.pairingFails else {
                 call.fail("org.bluez.Error.AuthenticationFailed", "Authentication Failed")
+                return
+            }
+            guard !options.pairingRejected else {
+                call.fail("org.bluez.Error.AuthenticationRejected", "Authentication Rejected")
                 return
             }
             let was = state.withLock { state -> Bool in
@@ -601,6 +687,13 @@ public final class BlueZStandIn: Sendable {
         }
         guard connected else {
             call.fail("org.bluez.Error.NotConnected", "Not Connected")
+            return
+        }
+        if options.requiresPairing, ["AcquireWrite", "AcquireNotify", "WriteValue", "StartNotify"].contains(member),
+            !state.withLock({ $0.paired })
+        {
+            // BlueZ's GATT client reports ATT's insufficient authentication or encryption so.
+            call.fail("org.bluez.Error.NotPermitted", "Not paired")
             return
         }
         switch member {
@@ -748,6 +841,8 @@ public final class BlueZStandIn: Sendable {
                 packets.append(Data(state.inbound.prefix(8 + length)))
                 state.inbound = Data(state.inbound.dropFirst(8 + length))
             }
+            state.receivedPackets += packets.count
+            if !state.answering { packets = [] }
             return (packets, at)
         }
         guard let ready, !ready.packets.isEmpty else { return }

@@ -42,6 +42,9 @@ public struct HotspotStatus: Sendable, Equatable {
 public final class EmulatedDevice: Sendable {
     /// The device's profile.
     public let profile: DeviceProfile
+    /// The camera's Gyroflow lens-profile JSON that Capture `lens profile` serves (the built-in
+    /// ``EmulatedCamera/lensProfileJSON`` unless given); nil on a device without a camera.
+    public let lensProfile: Data?
     /// The device's identity.
     public let identity: EmulatedIdentity
     /// The device's files.
@@ -127,11 +130,12 @@ public final class EmulatedDevice: Sendable {
     public init(profile: DeviceProfile, name: String, store: MediaStore, mtu: Int = 1024, maxListResponse: Int? = nil,
                 clock: any EmulatorClock = SystemEmulatorClock(), wallClockOrigin: Date = Date(),
                 stateDirectory: URL? = nil, dataPlane: (any TransferDataPlane)? = nil,
-                hotspotDelay: Duration = .zero, fixedToken: String? = nil,
+                hotspotDelay: Duration = .zero, fixedToken: String? = nil, lensProfile: Data? = nil,
                 firmwareFaults: FirmwareFaults = FirmwareFaults(), audio: EmulatedAudioIO = EmulatedAudioIO(),
                 logger: any LogService = NullLogService()) throws(EmulatorError) {
         self.audio = EmulatedAudio(io: audio, clock: clock)
         self.profile = profile
+        self.lensProfile = profile.hasCamera ? lensProfile ?? Data(EmulatedCamera.lensProfileJSON.utf8) : nil
         self.identity = EmulatedIdentity(name: name, profile: profile.kind)
         self.store = store
         self.mtu = mtu

@@ -26,7 +26,7 @@ extension SMPRequestHandler {
             groups.append(SMPGroupDescription(id: SMPGroupID.hotspot, name: "hotspot", handlers: 4))
         }
         if device.profile.hasAudioRecording || device.profile.hasCamera {
-            groups.append(SMPGroupDescription(id: SMPGroupID.capture, name: "capture", handlers: 7))
+            groups.append(SMPGroupDescription(id: SMPGroupID.capture, name: "capture", handlers: 8))
         }
         if device.profile.capabilities.contains("aiAudio") {
             groups.append(SMPGroupDescription(id: SMPGroupID.audio, name: "audio", handlers: 6))
@@ -417,6 +417,11 @@ extension SMPRequestHandler {
             case let write as CaptureMaxVideoWriteRequest:
                 try device.setMaxDuration(video: true, seconds: write.seconds)
                 return .reply(SMPEmptyResponse())
+            case let read as CaptureLensProfileRequest:
+                guard let profile = device.lensProfile else { return .failure(.smp(.notSupported)) }
+                guard read.off <= UInt64(profile.count) else { return .failure(.smp(.invalidValue)) }
+                let start = Int(read.off), end = min(profile.count, start + EmulatedCamera.lensProfilePart)
+                return .reply(CaptureLensProfileResponse(off: read.off, len: UInt64(profile.count), data: profile.subdata(in: start..<end)))
             default:
                 return .failure(.smp(.notSupported))
             }

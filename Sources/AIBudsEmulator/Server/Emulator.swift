@@ -53,7 +53,7 @@ public final class Emulator: Sendable {
             profile: profile, name: configuration.deviceName, store: store, mtu: configuration.link.mtu,
             maxListResponse: configuration.link.maxListResponse, clock: clock,
             stateDirectory: configuration.stateDirectory, dataPlane: profile.hasHotspot ? dataPlane : nil,
-            hotspotDelay: configuration.faults.slowHotspot, fixedToken: configuration.token,
+            hotspotDelay: configuration.faults.slowHotspot, fixedToken: configuration.token, lensProfile: configuration.lensProfile,
             firmwareFaults: configuration.faults.firmware,
             audio: try EmulatedAudioIO.load(microphone: configuration.microphoneFile, speakerOut: configuration.speakerOut),
             logger: logger)

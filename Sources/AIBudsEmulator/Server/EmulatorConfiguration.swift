@@ -38,6 +38,8 @@ public struct EmulatorConfiguration: Sendable, Equatable {
 
     /// The wearer's scenario (`--script FILE`), run from the start.
     public var script: WearerScript?
+    /// The camera's lens profile (`--lens-profile FILE`, Gyroflow's JSON); nil serves the built-in one.
+    public var lensProfile: Data?
 
     /// The file the microphone plays (WAV or Ogg/Opus) when an AI audio stream opens; nil: silence.
     public var microphoneFile: URL?

@@ -313,6 +313,33 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, DeviceOtaAPI, 
         return NSNumber(value: response.seconds)
     }
 
+    /// The camera's Gyroflow lens-profile JSON, read in parts with Capture `lens profile` (at most
+    /// 64 KiB); nil when the device answers that it has none (SMP `notSupported`).
+    public func cameraLensProfile() async throws -> Data? {
+        try await run(.camera) { session in
+            var profile = Data()
+            while true {
+                let part: CaptureLensProfileResponse
+                do {
+                    part = try await session.request(CaptureLensProfileRequest(off: UInt64(profile.count)))
+                } catch let error as AIBudsError where error.code == .deviceNotSupport && profile.isEmpty {
+                    return nil
+                }
+                guard part.off == UInt64(profile.count), part.len <= 65_536,
+                    UInt64(profile.count + part.data.count) <= part.len
+                else {
+                    throw AIBudsError(.operationFailedDueToDeviceResponseDataParsingFailed,
+                                      "the device's lens profile parts do not fit together (off \(part.off), len \(part.len))")
+                }
+                profile.append(part.data)
+                if UInt64(profile.count) == part.len { return profile }
+                guard !part.data.isEmpty else {
+                    throw AIBudsError(.operationFailedDueToDeviceResponseDataParsingFailed, "the device's lens profile ended early")
+                }
+            }
+        }
+    }
+
     /// Takes a photo; returns the new file's name.
     public func requestPhotoTaking(withCaptureMode mode: PhotoCaptureMode) async throws -> String {
         try await run(.camera) { try await $0.request(CapturePhotoRequest(mode: mode.rawValue)) }.name

@@ -7,7 +7,7 @@ import Foundation
 public final class GyroStabilizationPlugin: VideoStabilizationPlugin {
     /// `gyro-eis`.
     public let name = "gyro-eis"
-    /// The lens profile used for every video.
+    /// The lens profile used for a video whose device gave none (``VideoStabilizationJob/lensProfile``).
     public let lensProfile: LensProfile
     /// Smoothing, lens and encoder choices applied to every video the import hands over.
     public let settings: StabilizationSettings
@@ -18,13 +18,15 @@ public final class GyroStabilizationPlugin: VideoStabilizationPlugin {
         self.settings = settings
     }
 
-    /// Parses the job's six-axis log, then stabilizes on a thread of its own; throws a
-    /// ``GyroLogError`` for a bad or missing log and `CancellationError` within a frame of a cancel.
+    /// Parses the job's six-axis log and the device's lens profile (its own ``lensProfile`` when the
+    /// job has none), then stabilizes on a thread of its own; throws a ``GyroLogError`` for a bad or
+    /// missing log, a ``LensProfileError`` for a bad profile, and `CancellationError` within a frame
+    /// of a cancel.
     public func stabilize(_ job: VideoStabilizationJob, progress: @escaping @Sendable (Double) -> Void) async throws {
         guard let logURL = job.sixAxisDataURL else {
             throw GyroLogError(.notAGyroLog, line: 0, "the device's six-axis data for \(job.sourceURL.lastPathComponent) was not downloaded")
         }
-        let profile = lensProfile
+        let profile = try job.lensProfile.map { try LensProfileParser.parse($0) } ?? lensProfile
         let stabilizer = GyroStabilizer(settings: settings)
         try await DedicatedThread.run(name: "aibuds.stabilize") { shouldStop in
             let log = try GyroLogParser.parse(contentsOf: logURL)

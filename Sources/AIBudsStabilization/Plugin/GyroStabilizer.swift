@@ -19,6 +19,10 @@ public struct GyroStabilizer: Sendable {
         public var frames: Int
         /// The smallest and largest zoom used.
         public var zoomRange: ClosedRange<Double>
+        /// What the gyro–video time search found (nil when it was off or found nothing to compare).
+        public var timeOffset: GyroTimeOffset?
+        /// The seconds subtracted from the log's times (0 when the log was taken as it is).
+        public var appliedOffset: Double
     }
 
     /// Writes the stabilized `input` to `output` (removed again on failure). `shouldStop` is
@@ -30,7 +34,12 @@ public struct GyroStabilizer: Sendable {
     ) throws -> Report {
         let info = try VideoProbe.probe(input)
         if shouldStop() { throw CancellationError() }
-        let plan = StabilizationPlan(info: info, log: log, profile: profile, settings: settings)
+        // The log's clock checked against the image motion of the first two seconds.
+        let found = settings.searchesTimeOffset
+            ? try GyroTimeOffset.estimate(video: input, log: log, frames: max(30, Int(info.frameRate * 2))) : nil
+        if shouldStop() { throw CancellationError() }
+        let applied = found.map { $0.shouldApply ? $0.offset : 0 } ?? 0
+        let plan = StabilizationPlan(info: info, log: applied == 0 ? log : log.shifted(by: -applied), profile: profile, settings: settings)
         progress(0.02)
         let warper = FrameWarper()
         let total = Double(max(1, info.frameTimes.count))
@@ -50,6 +59,7 @@ public struct GyroStabilizer: Sendable {
             try? FileManager.default.removeItem(at: output)
             throw error
         }
-        return Report(frames: frames, zoomRange: (plan.zooms.min() ?? 1)...(plan.zooms.max() ?? 1))
+        return Report(
+            frames: frames, zoomRange: (plan.zooms.min() ?? 1)...(plan.zooms.max() ?? 1), timeOffset: found, appliedOffset: applied)
     }
 }

@@ -11,7 +11,10 @@ final class FramePool {
     private let height: Int32
 
     init(width: Int, height: Int) throws(FFmpegError) {
-        guard let decoded = av_frame_alloc(), let converted = av_frame_alloc(), let output = av_frame_alloc() else {
+        var frames: [UnsafeMutablePointer<AVFrame>?] = [av_frame_alloc(), av_frame_alloc(), av_frame_alloc()]
+        guard let decoded = frames[0], let converted = frames[1], let output = frames[2] else {
+            // Those that were allocated are freed (from here on, deinit frees them).
+            for index in frames.indices { av_frame_free(&frames[index]) }
             throw FFmpegError("av_frame_alloc", reason: "out of memory")
         }
         self.decoded = decoded

@@ -15,11 +15,21 @@ final class MuxedOutput {
     init(_ url: URL, input: DemuxedInput, decoder: VideoDecoder, settings: EncoderSettings, isHEVC: Bool) throws(FFmpegError) {
         var context: UnsafeMutablePointer<AVFormatContext>?
         try FFmpegError.check(avformat_alloc_output_context2(&context, nil, nil, url.path), "avformat_alloc_output_context2(\(url.lastPathComponent))")
-        guard let context, let packet = av_packet_alloc() else { throw FFmpegError("avformat_alloc_output_context2", reason: "no context") }
+        guard let context else { throw FFmpegError("avformat_alloc_output_context2", reason: "no context") }
+        // Until every stored property is set, a failure frees what was allocated here (after
+        // that, deinit does).
+        var ownedPacket = av_packet_alloc()
+        guard let packet = ownedPacket else {
+            avformat_free_context(context)
+            throw FFmpegError("av_packet_alloc", reason: "out of memory")
+        }
         self.context = context
         self.packet = packet
         let codec = (isHEVC && settings.keepsHEVC ? avcodec_find_encoder_by_name("libx265") : nil) ?? avcodec_find_encoder_by_name("libx264")
-        guard let codec, let encoder = avcodec_alloc_context3(codec), let stream = avformat_new_stream(context, nil) else {
+        var ownedEncoder = codec.flatMap { avcodec_alloc_context3($0) }
+        guard let codec, let encoder = ownedEncoder, let stream = avformat_new_stream(context, nil) else {
+            avcodec_free_context(&ownedEncoder)
+            av_packet_free(&ownedPacket)
             avformat_free_context(context)
             throw FFmpegError("avcodec_find_encoder_by_name", reason: "neither libx264 nor libx265 is available")
         }

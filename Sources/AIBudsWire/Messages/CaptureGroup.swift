@@ -228,3 +228,41 @@ public struct CaptureDurationResponse: Codable, Sendable, Equatable {
         self.seconds = seconds
     }
 }
+
+/// Capture lens profile: a part of the camera's Gyroflow lens-profile JSON (the profile can be
+/// longer than one SMP packet, so it is read in parts from `off`, as a File download is).
+public struct CaptureLensProfileRequest: SMPRequest, Equatable {
+    /// The device answers `lens profile` with ``CaptureLensProfileResponse``; the client decodes
+    /// the answer as this type.
+    public typealias Response = CaptureLensProfileResponse
+    /// Group 67, this project's Capture group (docs/protocol.md §3).
+    public static let group = SMPGroupID.capture
+    /// Command 7 of group 67, `lens profile` in the table of docs/protocol.md §3.
+    public static let command: UInt8 = 7
+    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
+    /// response).
+    public static let operation = SMPOperation.read
+
+    /// The byte offset into the profile's JSON of the part asked for (0 for the first).
+    public var off: UInt64
+
+    /// Creates the request for the part of the lens profile that starts at byte `off`.
+    public init(off: UInt64 = 0) { self.off = off }
+}
+
+/// One part of the camera's lens profile: `data` starts at `off` of the `len` bytes of JSON.
+public struct CaptureLensProfileResponse: Codable, Sendable, Equatable {
+    /// The offset of `data` in the profile (the request's `off`).
+    public var off: UInt64
+    /// The profile's whole length in bytes.
+    public var len: UInt64
+    /// The part's bytes (empty at the end).
+    public var data: Data
+
+    /// Creates the answer carrying `data` from byte `off` of a `len`-byte profile.
+    public init(off: UInt64, len: UInt64, data: Data) {
+        self.off = off
+        self.len = len
+        self.data = data
+    }
+}

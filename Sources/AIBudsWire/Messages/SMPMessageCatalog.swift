@@ -57,6 +57,7 @@ public enum SMPMessageCatalog {
         CaptureMaxAudioWriteRequest.self,
         CaptureMaxVideoReadRequest.self,
         CaptureMaxVideoWriteRequest.self,
+        CaptureLensProfileRequest.self,
         AudioMicStartRequest.self,
         AudioMicReadRequest.self,
         AudioMicStopRequest.self,
