@@ -1,5 +1,6 @@
 import AIBuds
 import AIBudsFoundation
+import AIBudsWire
 import Foundation
 
 /// What `aibuds media import --device A --device B … --json` and `aibuds station --json` print:
@@ -15,7 +16,16 @@ struct FleetImportReport: Encodable {
         var report = MediaImportReport(device: name, destination: device.destination.path)
         if let ledger = device.ledger {
             for skipped in device.skipped { report.files.append(.init(skipped: skipped, ledger: ledger.entry(named: skipped.fileName))) }
-            if let result = device.result { report.add(result, requested: device.requested, ledger: ledger) }
+            if let result = device.result {
+                report.add(result, requested: device.requested, ledger: ledger)
+                // Files stored in an object store: the path is the object's URL.
+                let objects = Dictionary(
+                    result.importedFiles.compactMap { model in model.objectURL.map { (MediaFileName(model.metadata.fileName), $0) } },
+                    uniquingKeysWith: { first, _ in first })
+                for index in report.files.indices {
+                    if let url = objects[MediaFileName(report.files[index].name)] { report.files[index].path = url.absoluteString }
+                }
+            }
         }
         report.success = device.success
         report.error = (device.error ?? device.result?.error ?? device.result?.ledgerError).map { .init($0) }

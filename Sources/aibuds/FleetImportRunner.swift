@@ -1,5 +1,6 @@
 import AIBuds
 import AIBudsFoundation
+import AIBudsS3
 import Foundation
 
 /// The import from several devices at once, shared by `aibuds media import --device A --device B …`
@@ -14,10 +15,10 @@ final class FleetImportRunner: @unchecked Sendable {
     private let started: ContinuousClock.Instant
     private var consumer: Task<Void, Never>?
 
-    /// Creates a runner importing into `folder`, `jobs` files at once per device.
-    init(folder: URL, jobs: Int, devices: Int, onlyNew: Bool, deleteAfter: Bool, json: Bool) {
+    /// Creates a runner importing into `destination`, `jobs` files at once per device.
+    init(destination: MediaImportDestination, jobs: Int, devices: Int, onlyNew: Bool, deleteAfter: Bool, json: Bool) {
         scheduler = MediaImportScheduler(configuration: .init(
-            destination: .folder(folder), stationTransfers: jobs * max(1, devices), onlyNew: onlyNew,
+            destination: destination, stationTransfers: jobs * max(1, devices), onlyNew: onlyNew,
             deletesVerifiedFilesFromDevice: deleteAfter, reportsProgress: !json))
         view = FleetProgressView(style: .detect(quiet: json))
         self.json = json
@@ -33,6 +34,32 @@ final class FleetImportRunner: @unchecked Sendable {
                 if case .finished(let result) = event { report.add(result, name: result.deviceID) }
             }
         }
+    }
+
+    /// The destination that `--to` names: a folder, or `s3://BUCKET/PREFIX` (the store's
+    /// settings from the AWS environment variables and files; its access checked before any device
+    /// is touched, so wrong credentials write nothing). Files bound for S3 are staged in
+    /// `$XDG_CACHE_HOME/aibuds/s3-staging/BUCKET/` (resumable downloads, removed once stored).
+    static func destination(_ text: String) throws -> (destination: MediaImportDestination, name: String) {
+        guard text.hasPrefix("s3://") else {
+            let folder = URL(fileURLWithPath: text).standardizedFileURL
+            return (.folder(folder), folder.path)
+        }
+        guard let location = S3Location(text) else {
+            throw CommandFailure.usage("'\(text)' is not s3://BUCKET[/PREFIX] with a valid bucket name")
+        }
+        let store: S3MediaStore
+        do {
+            store = S3MediaStore(client: S3Client(settings: try S3Settings.resolve()), location: location)
+            try store.checkAccess()
+        } catch {
+            throw CommandFailure.failure("cannot use \(text): \(error)")
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
+        let staging = cache.appendingPathComponent("aibuds/s3-staging/\(location.bucket)", isDirectory: true)
+        return (.objectStore(store, staging: staging), text)
     }
 
     /// Records a device that could not even be connected.
@@ -69,13 +96,13 @@ extension MediaImportCommand {
     func runFleet() async throws -> ExitCode {
         if noStabilize { AIBudsSDK.isVideoStabilizationDisabled = true }
         DeviceCommandSupport.initializeSDK()
-        let folder = URL(fileURLWithPath: destination).standardizedFileURL
+        let target = try FleetImportRunner.destination(destination)
         let runner = FleetImportRunner(
-            folder: folder, jobs: jobs, devices: devices.count, onlyNew: onlyNew, deleteAfter: deleteAfter, json: json)
+            destination: target.destination, jobs: jobs, devices: devices.count, onlyNew: onlyNew, deleteAfter: deleteAfter, json: json)
         let interrupt = MediaInterrupt { runner.scheduler.cancel() }
         defer { interrupt.remove() }
         runner.start()
-        runner.view.line("Importing from \(devices.count) devices into \(folder.path)")
+        runner.view.line("Importing from \(devices.count) devices into \(target.name)")
         let connections = await withTaskGroup(of: (Int, Result<MediaDeviceConnection, any Error>).self) { group in
             for (index, spec) in devices.enumerated() {
                 group.addTask {

@@ -81,6 +81,10 @@ final class FleetProgressView {
             default:
                 break
             }
+        case .stored(let id, let model):
+            if case .plain = style, let url = model.objectURL {
+                line("\(name(id)): stored \(TerminalText.safe(model.metadata.fileName)) as \(TerminalText.safe(url.absoluteString))")
+            }
         case .finished(let result):
             update(result.deviceID) { device in
                 device.speed = 0

@@ -22,11 +22,16 @@ struct MediaImportCommand: CLICommand {
         first has ended. A failed write of DIR's import ledger is an error (exit 1), although the
         files are imported. With several --device options every device imports at once, each into
         DIR/<device id>/ with its own ledger, and one progress view shows them all (--all only).
+        --to s3://BUCKET/PREFIX stores the files in an S3-compatible object store instead, under
+        PREFIX/<device id>/ (endpoint, region and credentials from AWS_ENDPOINT_URL, AWS_REGION,
+        AWS_ACCESS_KEY_ID... or ~/.aws/config and credentials; path-style for non-AWS endpoints):
+        each file verified against the device's SHA-256 (kept as the object's metadata), stored
+        once even by two stations, the ledger beside the objects (--all only).
 
         options:
           --device D       the device: udp://HOST:PORT, or a name or MAC address from 'aibuds scan'
                            (repeat it to import from several devices at once)
-          --to DIR         the folder to import into (created when missing)
+          --to DIR         the folder to import into (created when missing), or s3://BUCKET/PREFIX
           --all            import every file on the device
           NAME...          import these device files
           --new            only files not imported before (by DIR's import ledger)
@@ -67,11 +72,12 @@ struct MediaImportCommand: CLICommand {
         if all && !names.isEmpty { throw CommandFailure.usage("give either --all or file names, not both") }
         if !all && names.isEmpty { throw CommandFailure.usage("name the files to import, or give --all") }
         if !(1...64).contains(jobs) { throw CommandFailure.usage("--jobs takes a number from 1 to 64") }
-        if devices.count > 1 && !all { throw CommandFailure.usage("an import from several devices takes --all, not file names") }
+        if (devices.count > 1 || destination.hasPrefix("s3://")) && !all { throw CommandFailure.usage("an import from several devices takes --all, not file names") }
     }
 
     func run() async throws -> ExitCode {
-        if devices.count > 1 { return try await runFleet() }
+        // Several devices, or an object store: the station's scheduler.
+        if devices.count > 1 || destination.hasPrefix("s3://") { return try await runFleet() }
         let clock = ContinuousClock()
         let started = clock.now
         if noStabilize { AIBudsSDK.isVideoStabilizationDisabled = true }

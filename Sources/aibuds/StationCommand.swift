@@ -20,7 +20,8 @@ struct StationCommand: CLICommand {
         up the others. Ctrl-C stops the station cleanly (partial files resume next time).
 
         options:
-          --to DIR          the folder to import into (one subfolder per device)
+          --to DIR          the folder to import into (one subfolder per device), or
+                            s3://BUCKET/PREFIX (see 'aibuds media import --help')
           --device D        also watch this device (udp://HOST:PORT, a name or a MAC address)
           --new             only files not in the device's ledger
           --delete-after    delete each imported and verified file from its device
@@ -75,9 +76,9 @@ struct StationCommand: CLICommand {
         if watched.isEmpty {
             throw CommandFailure.usage("no device to watch: store devices with an app, or give --device D")
         }
-        let folder = URL(fileURLWithPath: destination).standardizedFileURL
+        let target = try FleetImportRunner.destination(destination)
         let runner = FleetImportRunner(
-            folder: folder, jobs: jobs, devices: watched.count, onlyNew: onlyNew, deleteAfter: deleteAfter, json: json)
+            destination: target.destination, jobs: jobs, devices: watched.count, onlyNew: onlyNew, deleteAfter: deleteAfter, json: json)
         let stop = AsyncStream.makeStream(of: Void.self)
         let interrupt = MediaInterrupt {
             runner.scheduler.cancel()
@@ -85,7 +86,7 @@ struct StationCommand: CLICommand {
         }
         defer { interrupt.remove() }
         runner.start()
-        runner.view.line("Station: watching \(watched.count) devices, importing into \(folder.path) (Ctrl-C stops)")
+        runner.view.line("Station: watching \(watched.count) devices, importing into \(target.name) (Ctrl-C stops)")
         var presence = Array(repeating: Presence.away, count: watched.count)
         var running: [Int: Task<Void, Never>] = [:]
         // Devices whose import (or failed look) ended report their new presence here.

@@ -12,6 +12,9 @@ public enum FleetImportEvent: Sendable {
     /// An event of the device's import, exactly as ``MediaImportEngine/importEvents(_:options:)``
     /// reports it (its `completed` included).
     case progress(deviceID: String, MediaImportEvent)
+    /// A file imported from the device was stored in the object store: the model's
+    /// ``ImportedMediaFileModel/objectURL`` says where (the stabilized copy follows in the result).
+    case stored(deviceID: String, ImportedMediaFileModel)
     /// The device is done (imported, failed or cancelled); its transfer session has ended.
     case finished(FleetDeviceResult)
 }

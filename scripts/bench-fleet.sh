@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The fleet import benchmark (docs/benchmarks.md, "Fleet import"): N emulated glasses on the
+# `wifi` link profile (25 MB/s each) imported at once by one `aibuds media import --device ...`
+# into a local folder; the aggregate rate is compared with the sum of the links.
+# Usage: scripts/bench-fleet.sh [WORK_DIR] [DEVICES] [FILES_PER_DEVICE] [FILE_MB]
+# Defaults: /tmp/aibuds-bench-fleet, 8 devices, 6 files of 25 MB each (150 MB per device).
+# Needs /usr/bin/time. Run it on a quiet machine: it measures wall time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work="${1:-/tmp/aibuds-bench-fleet}"
+devices="${2:-8}"
+files="${3:-6}"
+mb="${4:-25}"
+link_bytes_per_second=25000000
+
+swift build -c release --product aibuds >&2
+aibuds="$PWD/.build/release/aibuds"
+mkdir -p "$work/media"
+export XDG_RUNTIME_DIR="$work/runtime" XDG_DATA_HOME="$work/data"
+mkdir -p "$XDG_RUNTIME_DIR" "$XDG_DATA_HOME"
+for i in $(seq 1 "$files"); do
+    f="$work/media/VID_$i.mp4"
+    [[ -f "$f" && $(stat -c %s "$f") -eq $((mb * 1000000)) ]] || head -c $((mb * 1000000)) /dev/urandom > "$f"
+done
+
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+trap cleanup EXIT
+addresses=()
+for i in $(seq 1 "$devices"); do
+    log="$work/emulator-$i.log"
+    "$aibuds" emulator --name "Bench Glasses $i" --listen 127.0.0.1:0 --media "$work/media" --link wifi > "$log" 2>&1 &
+    pids+=($!)
+done
+for i in $(seq 1 "$devices"); do
+    log="$work/emulator-$i.log"
+    for _ in $(seq 1 100); do grep -q '^listening on ' "$log" && break; sleep 0.1; done
+    addresses+=(--device "$(awk '/^listening on /{print $3}' "$log")")
+done
+
+rm -rf "$work/out"
+start=$(date +%s.%N)
+/usr/bin/time -f '%e %M' -o "$work/time.txt" "$aibuds" media import "${addresses[@]}" --to "$work/out" --all --no-stabilize --json > "$work/report.json"
+end=$(date +%s.%N)
+read -r wall peak_kb < "$work/time.txt"
+python3 - "$work/report.json" "$wall" "$peak_kb" "$devices" "$link_bytes_per_second" <<'PY'
+import json, sys
+report, wall, peak, devices, link = json.load(open(sys.argv[1])), float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+assert report["success"], "the import failed"
+fetched = report["bytesFetched"]
+files = sum(1 for d in report["devices"] for f in d["files"] if f["status"] == "imported")
+links = devices * link
+rate = fetched / wall
+print(f"devices {devices}, files {files}, bytes {fetched}")
+print(f"wall {wall:.2f} s (connect, hotspot, list, transfer, verify), aggregate {rate/1e6:.1f} MB/s")
+print(f"sum of the links {links/1e6:.0f} MB/s -> {100*rate/links:.1f} % (bar >= 90 %)")
+print(f"peak RSS of aibuds {peak/1024:.0f} MiB")
+PY
