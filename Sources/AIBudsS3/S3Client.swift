@@ -8,7 +8,7 @@ public struct S3Response: Sendable {
     public var status: Int
     /// The headers, names in lower case.
     public var headers: [String: String]
-    /// The body.
+    /// The body (an error document for error statuses), empty for `HEAD`.
     public var body: Data
 }
 
@@ -40,7 +40,8 @@ public final class S3Client: Sendable {
         return query.isEmpty ? withBucket : withBucket + "?" + query
     }
 
-    /// Sends one request and returns the answer, whatever its status.
+    /// Sends one request and returns the answer, whatever its status. `query` must list its
+    /// parameters sorted by name, as SigV4 signs them (libcurl signs the query as given).
     ///
     /// - Throws: ``S3Error`` (`.network`) when no answer came.
     public func send(_ method: String, bucket: String, key: String, query: String = "", headers: [String: String] = [:], body: Data = Data()) throws -> S3Response {

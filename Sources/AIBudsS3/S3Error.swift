@@ -26,7 +26,7 @@ public struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status, when there was an answer.
     public var status: Int?
 
-    /// Creates an error.
+    /// Creates an error of `kind`; `status` is the HTTP status when the store answered.
     public init(_ kind: Kind, _ message: String, status: Int? = nil) {
         self.kind = kind
         self.message = message

@@ -9,9 +9,9 @@ import Foundation
 /// `AWS_ENDPOINT_URL_S3`, `AWS_ENDPOINT_URL`, the profile's `endpoint_url`, else AWS's regional
 /// endpoint. Any endpoint that is not AWS's is addressed path-style (`ENDPOINT/BUCKET/KEY`).
 public struct S3Settings: Sendable, Equatable {
-    /// The access key id.
+    /// The access key id, which names the identity the requests are signed as.
     public var accessKeyID: String
-    /// The secret access key.
+    /// The secret access key that signs the requests (never sent itself).
     public var secretAccessKey: String
     /// The session token of temporary credentials, if any.
     public var sessionToken: String?
@@ -93,7 +93,7 @@ enum INIFile {
 
 /// A bucket and a key prefix, from `s3://BUCKET/PREFIX`.
 public struct S3Location: Sendable, Equatable {
-    /// The bucket.
+    /// The bucket name (3 to 63 lower-case letters, digits, dots and dashes).
     public var bucket: String
     /// The key prefix: empty, or ending in `/`.
     public var prefix: String

@@ -24,7 +24,7 @@ extension SDKTests {
                 try ImportEmulatorFixture(photos, configure: { $0.name = "Fast \(index)" }, test: "fast-\(index)")
             }
             defer { ([slow] + fast).forEach { $0.stop() } }
-            let devices = try await [slow.connect()] + fast.map { try await $0.connect() }
+            let devices = try await [slow.connect()] + fast.asyncMap { try await $0.connect() }
             let station = slow.destination("station")
             let order = Locked<[String]>([])
             let results = await MediaImportScheduler.importAll(
@@ -81,8 +81,9 @@ extension SDKTests {
             let second = scheduler.submit(devices[1])
             scheduler.finish()
             let results = [await first.value, await twice.value, await second.value]
-            #expect(results.allSatisfy(\.success))
-            #expect(await shares.value == [4, 4])
+            #expect(results.allSatisfy { $0.success })
+            let granted = await shares.value
+            #expect(granted == [4, 4])
         }
     }
 }
