@@ -35,7 +35,7 @@ PY
 )
 "$bin/weed" server -dir="$dir/data" -ip=127.0.0.1 -ip.bind=127.0.0.1 -master.port="$master" \
     -volume.port="$volume" -filer.port="$filer" -s3 -s3.port="$s3" -s3.config="$dir/s3.json" \
-    -master.volumeSizeLimitMB=256 -volume.max=32 -metricsPort=0 -s3.port.iceberg=0 > "$dir/weed.log" 2>&1 &
+    -master.volumeSizeLimitMB=256 -volume.max=32 -metricsPort=0 -s3.port.iceberg=0 -s3.port.lance=0 > "$dir/weed.log" 2>&1 &
 pid=$!
 endpoint="http://127.0.0.1:$s3"
 for _ in $(seq 1 600); do

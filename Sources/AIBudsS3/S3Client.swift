@@ -51,9 +51,11 @@ public final class S3Client: Sendable {
         var lines = headers.map { "\($0.key): \($0.value)" }
         lines.append("x-amz-content-sha256: \(SHA256.hash(body).hexString)")
         if let token = settings.sessionToken { lines.append("x-amz-security-token: \(token)") }
-        // libcurl would add `Expect: 100-continue` to large bodies: one more round trip per part.
-        lines.append("Expect:")
-        lines.append("Content-Type:")
+        // An explicit type (libcurl would send a form's); an empty header to remove one would be
+        // signed but not sent, which the store rejects.
+        if headers.keys.contains(where: { $0.lowercased() == "content-type" }) == false, method == "PUT" || method == "POST" {
+            lines.append("Content-Type: application/octet-stream")
+        }
         var list: UnsafeMutablePointer<curl_slist>?
         for line in lines { list = curl_slist_append(list, line) }
         defer { curl_slist_free_all(list) }
@@ -70,6 +72,8 @@ public final class S3Client: Sendable {
                             Curl.set(handle, CURLOPT_USERPWD, pointer: userpwd)
                             Curl.set(handle, CURLOPT_HTTPHEADER, pointer: UnsafeRawPointer(list))
                             Curl.set(handle, CURLOPT_NOSIGNAL, 1)
+                            // libcurl adds `Expect: 100-continue` to large bodies: send them at once instead.
+                            Curl.set(handle, CURLOPT_EXPECT_100_TIMEOUT_MS, 0)
                             Curl.set(handle, CURLOPT_CONNECTTIMEOUT, 10)
                             Curl.set(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
                             Curl.set(handle, CURLOPT_LOW_SPEED_TIME, 60)

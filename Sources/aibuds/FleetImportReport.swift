@@ -13,7 +13,7 @@ struct FleetImportReport: Encodable {
 
     /// Adds the report of one device.
     mutating func add(_ device: FleetDeviceResult, name: String) {
-        var report = MediaImportReport(device: name, destination: device.destination.path)
+        var report = MediaImportReport(device: name, destination: device.location)
         if let ledger = device.ledger {
             for skipped in device.skipped { report.files.append(.init(skipped: skipped, ledger: ledger.entry(named: skipped.fileName))) }
             if let result = device.result {

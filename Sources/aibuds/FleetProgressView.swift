@@ -93,8 +93,9 @@ final class FleetProgressView {
             }
             let imported = result.result?.importedFiles.count ?? 0
             let why = result.error ?? result.result?.error
-            line("\(name(result.deviceID)): imported \(imported) of \(result.requested.count) files into \(result.destination.path)"
-                + (why.map { " — \(TerminalText.safe($0.message))" } ?? ""))
+            let place: String = TerminalText.safe(result.location)
+            let reason: String = why.map { " — " + TerminalText.safe($0.message) } ?? ""
+            line("\(name(result.deviceID)): imported \(imported) of \(result.requested.count) files into \(place)\(reason)")
         }
     }
 

@@ -14,6 +14,7 @@ struct DeviceImport: Sendable {
     func run() async -> FleetDeviceResult {
         let folder = configuration.destination.forDevice(id)
         var outcome = FleetDeviceResult(deviceID: id, destination: folder)
+        if let store = configuration.destination.store { outcome.location = store.location(ofDevice: id) }
         let lock: ImportDestinationLock
         do {
             lock = try await ImportDestinationLock.acquire(folder)

@@ -23,8 +23,12 @@ public enum FleetImportEvent: Sendable {
 public struct FleetDeviceResult: Sendable {
     /// The device's ledger identifier.
     public var deviceID: String
-    /// The device's own folder under the station's destination.
+    /// The device's own folder under the station's destination (for an object store, the
+    /// staging folder of its downloads).
     public var destination: URL
+    /// Where the device's files went, for people: the folder's path, or the object store's
+    /// location (`s3://BUCKET/PREFIX/<device id>/`).
+    public var location: String
     /// The files the import was asked to import.
     public var requested: [MediaFileInfoModel]
     /// The files left out because the device's ledger has them (`onlyNew`).
@@ -43,6 +47,7 @@ public struct FleetDeviceResult: Sendable {
     ) {
         self.deviceID = deviceID
         self.destination = destination
+        self.location = destination.path
         self.requested = requested
         self.skipped = skipped
         self.result = result
