@@ -122,7 +122,7 @@ struct S3ImportTests {
     @Test func resumesTheMultipartUploadAfterAKill() async throws {
         let server = try await S3ServerFixture()
         defer { server.stop() }
-        let size: UInt64 = 160_000_000
+        let size: UInt64 = 64_000_000
         let fixture = try ImportEmulatorFixture([.video("LONG.mp4", size, sixaxis: false)])
         defer { fixture.stop() }
         let process = Process()
@@ -135,7 +135,7 @@ struct S3ImportTests {
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         // Kill it once the store holds some of the parts, not all.
         let client = server.client()
-        try await eventually("a part of the upload to be stored", timeout: .seconds(90)) {
+        try await eventually("a part of the upload to be stored", timeout: .seconds(150)) {
             let listed = try client.send("GET", bucket: "station", key: "", query: "list-type=2&prefix=kill%2F")
             let states = XMLValues.all("Key", in: listed.body).filter { $0.contains("/.aibuds/uploads/") }
             guard let state = states.first else { return false }

@@ -25,14 +25,34 @@ final class S3ServerFixture: Sendable {
         let venv = try await runProgram(Self.repository.appendingPathComponent("scripts/s3-venv.sh"), [])
         guard venv.status == 0 else { throw S3Error(.configuration, "scripts/s3-venv.sh failed: \(venv.err)") }
         tools = URL(fileURLWithPath: venv.out.trimmingCharacters(in: .whitespacesAndNewlines))
-        let started = try await runProgram(Self.repository.appendingPathComponent("scripts/s3-server.sh"), [folder.path])
+        // The script leaves the server running in the background: its line is read from a file,
+        // not from a pipe waited on to its end.
+        let output = folder.appendingPathComponent("server.out")
+        let errors = folder.appendingPathComponent("server.err")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let script = Process()
+        script.executableURL = Self.repository.appendingPathComponent("scripts/s3-server.sh")
+        script.arguments = [folder.appendingPathComponent("server").path]
+        script.standardInput = FileHandle.nullDevice
+        script.standardOutput = FileHandle(forWritingAtPath: output.path)
+        script.standardError = FileHandle(forWritingAtPath: errors.path)
+        try script.run()
+        var line = ""
+        try await eventually("SeaweedFS's S3 server to start (scripts/s3-server.sh; its errors: \(errors.path))", timeout: .seconds(150)) {
+            line = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if line.contains("endpoint=") { return true }
+            let failure = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            if failure.contains("s3-server:") { throw S3Error(.configuration, "SeaweedFS's S3 server did not start: \(failure)") }
+            return false
+        }
         let fields = Dictionary(
-            started.out.split(separator: " ").compactMap { field -> (String, String)? in
+            line.split(separator: " ").compactMap { field -> (String, String)? in
                 let parts = field.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "=", maxSplits: 1)
                 return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
             }, uniquingKeysWith: { $1 })
-        guard started.status == 0, let endpoint = fields["endpoint"], let pid = fields["pid"].flatMap(Int32.init) else {
-            throw S3Error(.configuration, "SeaweedFS's S3 server did not start (scripts/s3-server.sh): \(started.err)")
+        guard let endpoint = fields["endpoint"], let pid = fields["pid"].flatMap(Int32.init) else {
+            throw S3Error(.configuration, "scripts/s3-server.sh printed no endpoint: \(line)")
         }
         self.endpoint = endpoint
         self.pid = pid
