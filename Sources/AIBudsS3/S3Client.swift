@@ -44,12 +44,17 @@ public final class S3Client: Sendable {
     /// parameters sorted by name, as SigV4 signs them (libcurl signs the query as given).
     ///
     /// - Throws: ``S3Error`` (`.network`) when no answer came.
-    public func send(_ method: String, bucket: String, key: String, query: String = "", headers: [String: String] = [:], body: Data = Data()) throws -> S3Response {
+    /// `payloadSHA256` is the body's SHA-256 when the caller knows it already (it is then not
+    /// computed again).
+    public func send(
+        _ method: String, bucket: String, key: String, query: String = "", headers: [String: String] = [:], body: Data = Data(),
+        payloadSHA256: [UInt8]? = nil
+    ) throws -> S3Response {
         guard let handle = curl_easy_init() else { throw S3Error(.network, "libcurl could not make a handle") }
         defer { curl_easy_cleanup(handle) }
         let target = url(bucket: bucket, key: key, query: query)
         var lines = headers.map { "\($0.key): \($0.value)" }
-        lines.append("x-amz-content-sha256: \(SHA256.hash(body).hexString)")
+        lines.append("x-amz-content-sha256: \((payloadSHA256 ?? SHA256.hash(body)).hexString)")
         if let token = settings.sessionToken { lines.append("x-amz-security-token: \(token)") }
         // An explicit type (libcurl would send a form's); an empty header to remove one would be
         // signed but not sent, which the store rejects.
@@ -103,8 +108,11 @@ public final class S3Client: Sendable {
 
     /// `send`, then an ``S3Error`` for any status outside 200–299, with the store's error code.
     @discardableResult
-    public func expectSuccess(_ method: String, bucket: String, key: String, query: String = "", headers: [String: String] = [:], body: Data = Data()) throws -> S3Response {
-        let response = try send(method, bucket: bucket, key: key, query: query, headers: headers, body: body)
+    public func expectSuccess(
+        _ method: String, bucket: String, key: String, query: String = "", headers: [String: String] = [:], body: Data = Data(),
+        payloadSHA256: [UInt8]? = nil
+    ) throws -> S3Response {
+        let response = try send(method, bucket: bucket, key: key, query: query, headers: headers, body: body, payloadSHA256: payloadSHA256)
         guard (200..<300).contains(response.status) else { throw Self.error(response, "\(method) s3://\(bucket)/\(key)") }
         return response
     }

@@ -29,11 +29,18 @@ public final class S3MediaStore: MediaObjectStore {
     /// stored with one `PUT`.
     public let partSize: Int
 
+    /// How many files are sent at once over every device of the station (each holds one part
+    /// in memory).
+    public let maximumConcurrentUploads: Int
+    private let uploadSlots: DispatchSemaphore
+
     /// Creates the destination `location` reached through `client`.
-    public init(client: S3Client, location: S3Location, partSize: Int = 16 << 20) {
+    public init(client: S3Client, location: S3Location, partSize: Int = 8 << 20, maximumConcurrentUploads: Int = 10) {
         self.client = client
         self.location = location
         self.partSize = max(5 << 20, partSize)
+        self.maximumConcurrentUploads = max(1, maximumConcurrentUploads)
+        uploadSlots = DispatchSemaphore(value: max(1, maximumConcurrentUploads))
     }
 
     /// The key prefix of a device's objects, ending in `/`.
@@ -120,6 +127,8 @@ public final class S3MediaStore: MediaObjectStore {
     // MARK: Uploads
 
     private func upload(_ file: URL, size: UInt64, key: String, sha256: [UInt8], deviceID: String, name: String) throws {
+        uploadSlots.wait()
+        defer { uploadSlots.signal() }
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         let metadata = ["x-amz-meta-sha256": sha256.hexString]
@@ -129,7 +138,7 @@ public final class S3MediaStore: MediaObjectStore {
             var headers = metadata
             headers["If-None-Match"] = "*"
             headers["x-amz-checksum-sha256"] = Data(sha256).base64EncodedString()
-            try client.expectSuccess("PUT", bucket: location.bucket, key: key, headers: headers, body: data)
+            try client.expectSuccess("PUT", bucket: location.bucket, key: key, headers: headers, body: data, payloadSHA256: sha256)
             return
         }
         let stateKey = prefix(ofDevice: deviceID) + ".aibuds/uploads/" + SHA256.hash(Data(key.utf8)).hexString + "-" + sha256.hexString + ".json"
@@ -151,13 +160,14 @@ public final class S3MediaStore: MediaObjectStore {
         var number = 1
         while let chunk = try handle.read(upToCount: partSize), !chunk.isEmpty {
             whole.update(chunk)
-            let checksum = Data(SHA256.hash(chunk)).base64EncodedString()
+            let partDigest = SHA256.hash(chunk)
+            let checksum = Data(partDigest).base64EncodedString()
             if let etag = done[number], etag.size == chunk.count {
                 parts.append((number, etag.etag, checksum))
             } else {
                 let response = try client.expectSuccess(
                     "PUT", bucket: location.bucket, key: key, query: "partNumber=\(number)&" + query,
-                    headers: ["x-amz-checksum-sha256": checksum], body: chunk)
+                    headers: ["x-amz-checksum-sha256": checksum], body: chunk, payloadSHA256: partDigest)
                 parts.append((number, response.headers["etag"] ?? "", checksum))
             }
             number += 1
