@@ -51,6 +51,10 @@ let package = Package(
         .target(name: "AIBudsBlueZ", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus",
         ]),
+        // libcurl from Debian (libcurl4-openssl-dev): HTTP to S3-compatible stores, signed by its
+        // built-in AWS Signature Version 4.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "AIBudsS3", dependencies: ["AIBudsDigest", "CCurl", "AIBuds", "AIBudsTransfer"]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsStabilization", "AIBudsBlueZ"]),
         .target(name: "AIBudsTestKit", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBuds", "AIBudsEmulator",
@@ -73,7 +77,7 @@ let package = Package(
             dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
             "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
-            "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsAudio",
+            "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsAudio", "AIBudsS3",
         ],
             linkerSettings: [
                 .unsafeFlags(
@@ -134,7 +138,7 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds",
-            "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsAudio",
+            "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsAudio", "AIBudsS3",
         ]),
         // The vendor's media import example must compile unchanged in the Swift 5 language mode too.
         .testTarget(

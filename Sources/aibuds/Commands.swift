@@ -10,6 +10,7 @@ let registeredCommands: [any CLICommand.Type] = [
     DevicesCommand.self,
     MediaListCommand.self,
     MediaImportCommand.self,
+    StationCommand.self,
     MediaDeleteCommand.self,
     StabilizeCommand.self,
     RecordingsListCommand.self,

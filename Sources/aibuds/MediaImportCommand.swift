@@ -11,6 +11,7 @@ struct MediaImportCommand: CLICommand {
     static let help = """
         usage: aibuds media import --device D --to DIR [--all | NAME...] [--new] [--jobs N]
                                    [--delete-after] [--no-stabilize] [--json]
+               aibuds media import --device A --device B ... --to DIR --all [--new] [--jobs N] ...
 
         Prepares the device's hotspot, lists its media and downloads the chosen files into DIR.
         Every file is checked against the device's size and SHA-256 before it appears in DIR;
@@ -19,21 +20,30 @@ struct MediaImportCommand: CLICommand {
         cleanly (a second one stops at once); running the same command again resumes where it
         stopped, also after a crash or kill -9. A second import into the same DIR waits until the
         first has ended. A failed write of DIR's import ledger is an error (exit 1), although the
-        files are imported.
+        files are imported. With several --device options every device imports at once, each into
+        DIR/<device id>/ with its own ledger, and one progress view shows them all (--all only).
+        --to s3://BUCKET/PREFIX stores the files in an S3-compatible object store instead, under
+        PREFIX/<device id>/ (endpoint, region and credentials from AWS_ENDPOINT_URL, AWS_REGION,
+        AWS_ACCESS_KEY_ID... or ~/.aws/config and credentials; path-style for non-AWS endpoints):
+        each file verified against the device's SHA-256 (kept as the object's metadata), stored
+        once even by two stations, the ledger beside the objects (--all only).
 
         options:
           --device D       the device: udp://HOST:PORT, or a name or MAC address from 'aibuds scan'
-          --to DIR         the folder to import into (created when missing)
+                           (repeat it to import from several devices at once)
+          --to DIR         the folder to import into (created when missing), or s3://BUCKET/PREFIX
           --all            import every file on the device
           NAME...          import these device files
           --new            only files not imported before (by DIR's import ledger)
-          --jobs N         files downloaded at once (default \(MediaImportOptions().maximumConcurrentTransfers), 1 to 64)
+          --jobs N         files downloaded at once per device (default \(MediaImportOptions().maximumConcurrentTransfers), 1 to 64)
           --delete-after   delete each imported and verified file from the device
           --no-stabilize   keep videos as recorded (no stabilized copies)
           --json           print one JSON document (files, bytes fetched, errors) instead of progress
         """
 
     var device: String
+    /// Every `--device` given; more than one imports from all at once.
+    var devices: [String]
     var destination: String
     var all: Bool
     var names: [String]
@@ -44,7 +54,8 @@ struct MediaImportCommand: CLICommand {
     var json: Bool
 
     init(_ arguments: inout Arguments) throws {
-        device = try arguments.option("--device") ?? ""
+        devices = try arguments.options("--device")
+        device = devices.first ?? ""
         destination = try arguments.option("--to") ?? ""
         all = arguments.flag("--all")
         onlyNew = arguments.flag("--new")
@@ -61,9 +72,12 @@ struct MediaImportCommand: CLICommand {
         if all && !names.isEmpty { throw CommandFailure.usage("give either --all or file names, not both") }
         if !all && names.isEmpty { throw CommandFailure.usage("name the files to import, or give --all") }
         if !(1...64).contains(jobs) { throw CommandFailure.usage("--jobs takes a number from 1 to 64") }
+        if (devices.count > 1 || destination.hasPrefix("s3://")) && !all { throw CommandFailure.usage("an import from several devices takes --all, not file names") }
     }
 
     func run() async throws -> ExitCode {
+        // Several devices, or an object store: the station's scheduler.
+        if devices.count > 1 || destination.hasPrefix("s3://") { return try await runFleet() }
         let clock = ContinuousClock()
         let started = clock.now
         if noStabilize { AIBudsSDK.isVideoStabilizationDisabled = true }

