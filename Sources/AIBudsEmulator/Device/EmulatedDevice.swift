@@ -75,6 +75,8 @@ public final class EmulatedDevice: Sendable {
         var transferEpoch: UInt64 = 0
         var recording: Recording?
         var recordingEpoch: UInt64 = 0
+        /// The live stream while the camera streams (EmulatedDevice+Live.swift).
+        var live: LiveStateResponse?
         var powered = true
         var closed = false
         var events = DeviceEventLog()
@@ -85,6 +87,7 @@ public final class EmulatedDevice: Sendable {
         var workState: WorkState {
             if !powered { return .shuttingDown }
             if let recording { return recording.video ? .recordingVideo : recording.ai ? .aiConversing : .recordingAudio }
+            if live != nil { return .streaming }
             if transfer != .off { return .fileTransferring }
             return .btOrBleConnectedIdle
         }
@@ -103,6 +106,8 @@ public final class EmulatedDevice: Sendable {
     private let fixedToken: String?
     private let logger: any LogService
     private let state: Locked<State>
+    /// The camera's live stream server, when the emulator has one (glasses).
+    let liveStream: (any LiveStreamService)?
 
     /// Creates a device of `profile` named `name` that serves the files of `store`.
     ///
@@ -117,6 +122,7 @@ public final class EmulatedDevice: Sendable {
                 clock: any EmulatorClock = SystemEmulatorClock(), wallClockOrigin: Date = Date(),
                 stateDirectory: URL? = nil, dataPlane: (any TransferDataPlane)? = nil,
                 hotspotDelay: Duration = .zero, fixedToken: String? = nil,
+                liveStream: (any LiveStreamService)? = nil,
                 logger: any LogService = NullLogService()) throws(EmulatorError) {
         self.profile = profile
         self.identity = EmulatedIdentity(name: name, profile: profile.kind)
@@ -129,6 +135,7 @@ public final class EmulatedDevice: Sendable {
         self.dataPlane = dataPlane
         self.hotspotDelay = hotspotDelay
         self.fixedToken = fixedToken
+        self.liveStream = profile.hasCamera ? liveStream : nil
         self.logger = logger
         let settings = try DeviceSettings.load(from: stateDirectory) ?? DeviceSettings(language: profile.languages[0])
         state = Locked(State(settings: settings))
@@ -143,7 +150,9 @@ public final class EmulatedDevice: Sendable {
             state.transfer = .off
             state.transferEpoch += 1
             state.observers.removeAll()
+            state.live = nil
         }
+        liveStream?.stop()
         dataPlane?.stop()
         store.setChangeObserver(nil)
     }
@@ -226,6 +235,20 @@ public final class EmulatedDevice: Sendable {
         clock.schedule(after: delay, body)
     }
 
+    /// Runs `body` on the live stream's state under the device's lock; a change raises the
+    /// `liveStream` event (and the `workState` one).
+    func withLiveState<R>(_ body: (inout LiveStateResponse?) throws(EmulatorError) -> R) throws(EmulatorError) -> R {
+        try update { state throws(EmulatorError) -> R in
+            let before = state.live
+            let result = try body(&state.live)
+            if state.live != before { state.events.append(DeviceEventKind.liveStream, liveStateMap(state.live)) }
+            return result
+        }
+    }
+
+    /// Whether the device records now (a stream cannot start then).
+    var isRecording: Bool { state.withLock { $0.recording != nil } }
+
     /// Appends an event that reports something the wearer did (a key press, a wake word).
     func appendEvent(_ kind: String, _ value: CBOR) {
         _ = try? update { state throws(EmulatorError) in state.events.append(kind, value) }
@@ -245,7 +268,9 @@ public final class EmulatedDevice: Sendable {
             state.recordingEpoch += 1
             state.transfer = .off
             state.transferEpoch += 1
+            state.live = nil
         }
+        liveStream?.stop()
         dataPlane?.stop()
         store.cancelUploads()
     }
@@ -502,6 +527,7 @@ public final class EmulatedDevice: Sendable {
         let now = clock.uptime
         let (epoch, limit) = try update { state throws(EmulatorError) -> (UInt64, UInt64) in
             guard state.recording == nil else { throw EmulatorError(.busy, "the device is already recording") }
+            guard !video || state.live == nil else { throw EmulatorError(.busy, "the camera is streaming live") }
             state.recordingEpoch += 1
             state.recording = Recording(video: video, ai: ai && !video, started: now, epoch: state.recordingEpoch)
             return (state.recordingEpoch, video ? state.settings.maxVideoSeconds : state.settings.maxAudioSeconds)

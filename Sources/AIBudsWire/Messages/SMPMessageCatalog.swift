@@ -52,6 +52,9 @@ public enum SMPMessageCatalog {
         CaptureMaxAudioWriteRequest.self,
         CaptureMaxVideoReadRequest.self,
         CaptureMaxVideoWriteRequest.self,
+        LiveStartRequest.self,
+        LiveStopRequest.self,
+        LiveStateRequest.self,
     ]
 
     /// The key of a request in the catalog.
