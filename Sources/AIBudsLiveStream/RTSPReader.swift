@@ -35,6 +35,15 @@ final class RTSPReader: LivePacketReader {
             throw LiveStreamError(.unreachable, "cannot open \(url): \(ffmpegMessage(opened))", code: opened)
         }
         self.context = context
+        // The muxers need the picture size, which the SDP does not give: read until the first key
+        // frame decodes (the camera sends one at once to a new viewer).
+        context.pointee.max_analyze_duration = 2_000_000
+        context.pointee.probesize = 1_000_000
+        let probed = avformat_find_stream_info(context, nil)
+        guard probed >= 0 else {
+            avformat_close_input(&self.context)
+            throw LiveStreamError(.invalidData, "cannot read \(url)'s stream: \(ffmpegMessage(probed))", code: probed)
+        }
         var index: Int32 = -1
         for i in 0..<Int32(context.pointee.nb_streams) where context.pointee.streams[Int(i)]!.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO {
             index = i

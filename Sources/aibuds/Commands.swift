@@ -18,4 +18,9 @@ let registeredCommands: [any CLICommand.Type] = [
     RecordingsWatchCommand.self,
     BenchSMPCommand.self,
     RecordingsBenchCommand.self,
+    LiveStartCommand.self,
+    LiveStopCommand.self,
+    LiveViewCommand.self,
+    LivePushCommand.self,
+    LiveRecordCommand.self,
 ]
