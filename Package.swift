@@ -143,8 +143,8 @@ let package = Package(
             "AIBudsWire", "AIBudsNet", "AIBudsEmulator", "AIBudsLiveCamera", "AIBudsLiveStream",
         ]),
         .testTarget(name: "AIBudsLiveStreamTests", dependencies: [
-            "AIBudsSync", "AIBudsWire", "AIBudsNet", "AIBudsFoundation", "AIBuds", "AIBudsSMP", "AIBudsEmulator",
-            "AIBudsTestKit", "AIBudsLiveCamera", "AIBudsLiveStream",
+            "AIBudsSync", "AIBudsWire", "AIBudsNet", "AIBudsFoundation", "AIBudsEmulator", "AIBudsTestKit",
+            "AIBudsLiveCamera", "AIBudsLiveStream",
         ]),
     ],
     swiftLanguageModes: [.v6]

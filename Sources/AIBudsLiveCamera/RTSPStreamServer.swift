@@ -50,7 +50,10 @@ final class RTSPStreamServer: @unchecked Sendable {
         gst_rtsp_server_set_service(server, "0")
         gst_rtsp_media_factory_set_launch(factory, Self.launch)
         gst_rtsp_media_factory_set_shared(factory, 1)
-        let me = Unmanaged.passUnretained(self).toOpaque()
+        // GStreamer may signal "unprepared" after `stop` (a media is finalized on its own
+        // threads), so the signals hold a reference of their own: one small object per stream
+        // is kept for the rest of the process.
+        let me = Unmanaged.passRetained(self).toOpaque()
         _ = cgst_on_media_configure(factory, { _, media, data in
             guard let media, let data else { return }
             Unmanaged<RTSPStreamServer>.fromOpaque(data).takeUnretainedValue().configured(media)
@@ -158,7 +161,7 @@ final class RTSPStreamServer: @unchecked Sendable {
         _ = cgst_on_media_unprepared(media, { _, data in
             guard let data else { return }
             Unmanaged<RTSPStreamServer>.fromOpaque(data).takeUnretainedValue().unprepared()
-        }, Unmanaged.passUnretained(self).toOpaque())
+        }, Unmanaged.passUnretained(self).toOpaque())  // kept alive by the reference taken in `start`
     }
 
     private func unprepared() {

@@ -14,7 +14,7 @@ public enum LiveStreamEvent: Sendable {
 
 /// Counts of a puller's work.
 public struct LiveStreamStatistics: Sendable, Equatable {
-    /// Connections made.
+    /// Connections that delivered the stream's description (the first one and each reconnection).
     public var connections = 0
     /// Packets read.
     public var packets = 0

@@ -21,7 +21,7 @@ public struct LiveStreamSettings: Sendable, Equatable {
     /// The H.264 bit rate in kbit/s (RTSP; JPEG ignores it).
     public var bitrateKbps: Int
 
-    /// Creates settings of a stream in `format` of `width` × `height` at `fps` and `bitrateKbps`.
+    /// Settings as given, unchecked: ``LiveStreamOffer/settings(for:)`` is what checks a request.
     public init(format: LiveStreamFormat, width: Int, height: Int, fps: Int, bitrateKbps: Int) {
         self.format = format
         self.width = width
@@ -44,7 +44,8 @@ public struct LiveStreamOffer: Sendable, Equatable {
     /// The bit rate when none is asked for.
     public var defaultBitrateKbps: Int
 
-    /// Creates an offer.
+    /// An offer whose first size is the default; `defaultFps` and `defaultBitrateKbps` must lie
+    /// within `maxFps` and `bitrates`.
     public init(sizes: [(width: Int, height: Int)], maxFps: Int, defaultFps: Int, bitrates: ClosedRange<Int>,
                 defaultBitrateKbps: Int) {
         self.sizes = sizes

@@ -8,7 +8,7 @@ public struct LiveFrameStamp: Sendable, Hashable {
     /// The frame's number since the stream started (the first frame is 0).
     public var frameNumber: UInt32
 
-    /// Creates a stamp for frame `frameNumber` captured at `captureMicroseconds`.
+    /// A stamp as the camera writes it: the wall-clock capture time and the frame's number.
     public init(captureMicroseconds: UInt64, frameNumber: UInt32) {
         self.captureMicroseconds = captureMicroseconds
         self.frameNumber = frameNumber
@@ -70,7 +70,7 @@ private func bigEndianBytes(_ value: UInt64, count: Int) -> [UInt8] {
 /// corner. Blocks that large survive H.264 and JPEG at any sensible quality; a frame whose
 /// blocks do not read back with a valid check gives no stamp, never a wrong one.
 public enum LiveFrameStampPattern {
-    /// Blocks per row.
+    /// Blocks in each row of the pattern (56 bits of the 112).
     public static let blocksPerRow = 56
     /// Rows of blocks.
     public static let rows = 2
