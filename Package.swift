@@ -7,7 +7,7 @@ let libraries = [
     "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
     "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus", "AIBudsBlueZ",
     "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
-    "AIBudsAudio",
+    "AIBudsAudio", "AIBudsLiveCamera", "AIBudsLiveStream",
 ]
 
 let package = Package(
@@ -78,6 +78,7 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
             "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
             "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsAudio", "AIBudsS3",
+            "AIBudsLiveCamera", "AIBudsLiveStream",
         ],
             linkerSettings: [
                 .unsafeFlags(
@@ -144,6 +145,25 @@ let package = Package(
         .testTarget(
             name: "ImportSwift5Tests", dependencies: ["AIBudsFoundation", "AIBuds"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Live streaming: GStreamer's RTSP server (Debian's libgstrtspserver-1.0-dev) for the emulated
+        // camera; FFmpeg's libraries for the camera's encoders and the client's pull, push and record.
+        .systemLibrary(
+            name: "CGStreamer", pkgConfig: "gstreamer-rtsp-server-1.0",
+            providers: [.apt(["libgstrtspserver-1.0-dev"])]),
+        .target(name: "AIBudsLiveCamera", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsEmulator", "AIBudsStabilization",
+            "AIBudsSyntheticVideo", "CFFmpeg", "CGStreamer",
+        ]),
+        .target(name: "AIBudsLiveStream", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "CFFmpeg",
+        ]),
+        .executableTarget(name: "aibuds-bench-live", dependencies: [
+            "AIBudsWire", "AIBudsNet", "AIBudsEmulator", "AIBudsLiveCamera", "AIBudsLiveStream",
+        ]),
+        .testTarget(name: "AIBudsLiveStreamTests", dependencies: [
+            "AIBudsSync", "AIBudsWire", "AIBudsNet", "AIBudsFoundation", "AIBudsEmulator", "AIBudsTestKit",
+            "AIBudsLiveCamera", "AIBudsLiveStream",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -64,3 +64,20 @@ fi
 if [ -x scripts/s3-venv.sh ]; then
   scripts/s3-venv.sh >/dev/null
 fi
+# Live streaming: GStreamer's RTSP server and the plugins its pipeline uses (the emulated camera),
+# nginx with the RTMP module and Chromium for the live stream tests.
+live=()
+pkg-config --exists gstreamer-rtsp-server-1.0 2>/dev/null || live+=(libgstrtspserver-1.0-dev)
+gst-inspect-1.0 rtph264pay >/dev/null 2>&1 || live+=(gstreamer1.0-plugins-good gstreamer1.0-tools)
+gst-inspect-1.0 h264parse >/dev/null 2>&1 || live+=(gstreamer1.0-plugins-bad)
+[ -x /usr/sbin/nginx ] || live+=(nginx-light)
+[ -f /usr/lib/nginx/modules/ngx_rtmp_module.so ] || live+=(libnginx-mod-rtmp)
+command -v chromium >/dev/null || live+=(chromium)
+if ((${#live[@]})); then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq "${live[@]}"
+  else
+    echo "missing Debian packages: ${live[*]} (install them with apt-get)" >&2
+    exit 1
+  fi
+fi

@@ -26,4 +26,9 @@ let registeredCommands: [any CLICommand.Type] = [
     FirmwareEraseCommand.self,
     AudioVADCommand.self,
     BenchAudioCommand.self,
+    LiveStartCommand.self,
+    LiveStopCommand.self,
+    LiveViewCommand.self,
+    LivePushCommand.self,
+    LiveRecordCommand.self,
 ]

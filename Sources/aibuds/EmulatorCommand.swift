@@ -1,4 +1,5 @@
 import AIBudsEmulator
+import AIBudsLiveCamera
 import AIBudsLog
 import AIBudsSyntheticVideo
 import Foundation
@@ -143,7 +144,10 @@ struct EmulatorCommand: CLICommand {
         let emulator: Emulator
         let address: String
         do {
-            emulator = try Emulator(configuration: configuration, logger: logger)
+            emulator = try Emulator(
+                configuration: configuration,
+                liveStream: LiveCamera(host: configuration.listen.host, link: configuration.link, logger: logger),
+                logger: logger)
             address = try emulator.start().description
         } catch {
             throw CommandFailure.failure(error.description)

@@ -132,9 +132,16 @@ import Testing
         seen.insert(try check(AudioSpeakerWriteRequest(stream: 4, first: 0, frames: [Data([0x78, 9])]), empty))
         seen.insert(try check(AudioSpeakerStopRequest(stream: 4, frames: 1),
                               AudioSpeakerStopResponse(decoded: 1, recovered: 0, concealed: 0)))
+        // Live
+        let live = LiveStateResponse(streaming: true, format: "rtsp", url: "rtsp://127.0.0.1:8554/live", width: 640,
+                                     height: 360, fps: 30, bitrateKbps: 2_000, sizes: ["640x360", "1280x720"], maxFps: 30,
+                                     bitrateMin: 250, bitrateMax: 8_000)
+        seen.insert(try check(LiveStartRequest(format: "rtsp", width: 640, height: 360, fps: 30, bitrateKbps: 2_000), live))
+        seen.insert(try check(LiveStopRequest(), empty))
+        seen.insert(try check(LiveStateRequest(), live))
 
         #expect(seen == Set(SMPMessageCatalog.all.map { ObjectIdentifier($0) }))
-        #expect(SMPMessageCatalog.all.count == 61)
+        #expect(SMPMessageCatalog.all.count == 64)
     }
 
     @Test func encodedBytesMatchHandCheckedCBOR() throws {

@@ -89,14 +89,22 @@ extension DevicePhysicalOperationsAPI {
     }
 }
 
-/// Live streaming from the device camera.
+/// Live streaming from the device camera (module AIBudsLiveStream pulls, shows, pushes and
+/// records what it serves).
 public protocol LiveStreamingAPI: DeviceAPI {
-    /// Starts RTSP streaming and returns the stream URL.
+    /// Starts RTSP streaming (H.264 over RTP, the device's default size and rate) and returns the
+    /// stream URL.
     func startRtspLiveStreaming() async throws -> URL
-    /// Starts JPEG image streaming and returns the stream URL.
+    /// Starts JPEG image streaming (multipart JPEG over HTTP) and returns the stream URL.
     func startJpegLiveStreaming() async throws -> URL
-    /// Ends the JPEG stream that ``startJpegLiveStreaming()`` began.
+    /// Ends the stream that ``startRtspLiveStreaming()`` or ``startJpegLiveStreaming()`` began;
+    /// every viewer is disconnected.
     func stopLiveStreaming() async throws
+    /// Starts a stream of `kind` with the size, rate and bit rate of `options`; the status has its
+    /// URL. The device refuses a value it does not offer (3001/3002) and a second stream (busy).
+    func startLiveStreaming(_ kind: LiveStreamKind, options: LiveStreamOptions) async throws -> LiveStreamStatus
+    /// Reads whether the camera streams, where, and the sizes, rates and bit rates it offers.
+    func requestQueryLiveStreamStatus() async throws -> LiveStreamStatus
 }
 
 extension LiveStreamingAPI {

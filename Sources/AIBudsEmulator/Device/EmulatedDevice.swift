@@ -81,6 +81,8 @@ public final class EmulatedDevice: Sendable {
         var recording: Recording?
         var recordingEpoch: UInt64 = 0
         var aiConversation = false
+        /// The live stream while the camera streams (EmulatedDevice+Live.swift).
+        var live: LiveStateResponse?
         var powered = true
         /// Reasons the device is silent for a while (a reboot, a dropped link); 0 when answering.
         var offline = 0
@@ -97,6 +99,7 @@ public final class EmulatedDevice: Sendable {
             if let recording { return recording.video ? .recordingVideo : recording.ai ? .aiConversing : .recordingAudio }
             if firmwareUpload { return .ota }
             if aiConversation { return .aiConversing }
+            if live != nil { return .streaming }
             if transfer != .off { return .fileTransferring }
             return .btOrBleConnectedIdle
         }
@@ -117,6 +120,8 @@ public final class EmulatedDevice: Sendable {
     let state: Locked<State>
     /// The firmware slots and the upload in progress (EmulatedDevice+Firmware.swift).
     let firmware: Locked<FirmwareRuntime>
+    /// The camera's live stream server, when the emulator has one (glasses).
+    let liveStream: (any LiveStreamService)?
 
     /// Creates a device of `profile` named `name` that serves the files of `store`.
     ///
@@ -132,6 +137,7 @@ public final class EmulatedDevice: Sendable {
                 stateDirectory: URL? = nil, dataPlane: (any TransferDataPlane)? = nil,
                 hotspotDelay: Duration = .zero, fixedToken: String? = nil, lensProfile: Data? = nil,
                 firmwareFaults: FirmwareFaults = FirmwareFaults(), audio: EmulatedAudioIO = EmulatedAudioIO(),
+                liveStream: (any LiveStreamService)? = nil,
                 logger: any LogService = NullLogService()) throws(EmulatorError) {
         self.audio = EmulatedAudio(io: audio, clock: clock)
         self.profile = profile
@@ -146,6 +152,7 @@ public final class EmulatedDevice: Sendable {
         self.dataPlane = dataPlane
         self.hotspotDelay = hotspotDelay
         self.fixedToken = fixedToken
+        self.liveStream = profile.hasCamera ? liveStream : nil
         self.logger = logger
         let settings = try DeviceSettings.load(from: stateDirectory) ?? DeviceSettings(language: profile.languages[0])
         state = Locked(State(settings: settings))
@@ -162,7 +169,9 @@ public final class EmulatedDevice: Sendable {
             state.transfer = .off
             state.transferEpoch += 1
             state.observers.removeAll()
+            state.live = nil
         }
+        liveStream?.stop()
         dataPlane?.stop()
         store.setChangeObserver(nil)
     }
@@ -255,6 +264,20 @@ public final class EmulatedDevice: Sendable {
         clock.schedule(after: delay, body)
     }
 
+    /// Runs `body` on the live stream's state under the device's lock; a change raises the
+    /// `liveStream` event (and the `workState` one).
+    func withLiveState<R>(_ body: (inout LiveStateResponse?) throws(EmulatorError) -> R) throws(EmulatorError) -> R {
+        try update { state throws(EmulatorError) -> R in
+            let before = state.live
+            let result = try body(&state.live)
+            if state.live != before { state.events.append(DeviceEventKind.liveStream, liveStateMap(state.live)) }
+            return result
+        }
+    }
+
+    /// Whether the device records now (a stream cannot start then).
+    var isRecording: Bool { state.withLock { $0.recording != nil } }
+
     /// Appends an event that reports something the wearer did (a key press, a wake word).
     func appendEvent(_ kind: String, _ value: CBOR) {
         _ = try? update { state throws(EmulatorError) in state.events.append(kind, value) }
@@ -275,8 +298,10 @@ public final class EmulatedDevice: Sendable {
             state.recordingEpoch += 1
             state.transfer = .off
             state.transferEpoch += 1
+            state.live = nil
         }
         audio.endAll()
+        liveStream?.stop()
         dataPlane?.stop()
         store.cancelUploads()
     }
@@ -535,6 +560,7 @@ public final class EmulatedDevice: Sendable {
         let now = clock.uptime
         let (epoch, limit) = try update { state throws(EmulatorError) -> (UInt64, UInt64) in
             guard state.recording == nil else { throw EmulatorError(.busy, "the device is already recording") }
+            guard !video || state.live == nil else { throw EmulatorError(.busy, "the camera is streaming live") }
             state.recordingEpoch += 1
             state.recording = Recording(video: video, ai: ai && !video, started: now, epoch: state.recordingEpoch)
             return (state.recordingEpoch, video ? state.settings.maxVideoSeconds : state.settings.maxAudioSeconds)

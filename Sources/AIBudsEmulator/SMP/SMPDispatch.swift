@@ -31,6 +31,9 @@ extension SMPRequestHandler {
         if device.profile.capabilities.contains("aiAudio") {
             groups.append(SMPGroupDescription(id: SMPGroupID.audio, name: "audio", handlers: 6))
         }
+        if device.canStreamLive {
+            groups.append(SMPGroupDescription(id: SMPGroupID.live, name: "live", handlers: 3))
+        }
         return groups
     }
 
@@ -55,6 +58,7 @@ extension SMPRequestHandler {
         case SMPGroupID.hotspot: return hotspot(request)
         case SMPGroupID.capture: return capture(request)
         case SMPGroupID.audio: return audio(request)
+        case SMPGroupID.live: return live(request)
         default: return .failure(.smp(.notSupported))
         }
     }
@@ -259,7 +263,7 @@ extension SMPRequestHandler {
             return .reply(DeviceInfoResponse(
                 name: device.identity.name, product: profile.product.rawValue, model: profile.model,
                 serial: device.identity.serial, firmware: device.firmwareVersion() ?? profile.firmware, mac: device.identity.mac,
-                capabilities: profile.capabilities, mtu: UInt64(device.mtu)))
+                capabilities: profile.capabilities + (device.canStreamLive ? ["liveStreaming"] : []), mtu: UInt64(device.mtu)))
         case is DeviceBatteryRequest:
             let battery = device.battery()
             return .reply(DeviceBatteryResponse(level: UInt64(battery.level), charging: battery.charging))
@@ -459,6 +463,23 @@ extension SMPRequestHandler {
             }
         } catch {
             return .failure(.project(group, error))
+        }
+    }
+
+    // MARK: - Live (72)
+
+    private func live(_ request: any SMPRequest) -> Outcome {
+        do {
+            switch request {
+            case let start as LiveStartRequest: return .reply(try device.startLiveStream(start))
+            case is LiveStopRequest:
+                try device.stopLiveStream()
+                return .reply(SMPEmptyResponse())
+            case is LiveStateRequest: return .reply(try device.liveState())
+            default: return .failure(.smp(.notSupported))
+            }
+        } catch {
+            return .failure(.project(SMPGroupID.live, error))
         }
     }
 }

@@ -35,7 +35,11 @@ public final class Emulator: Sendable {
 
     /// Builds the emulator (reads the media folder or manifest and the state folder); nothing is
     /// bound until ``start()``.
+    ///
+    /// `liveStream` is the camera's live stream server (module AIBudsLiveCamera), served by a
+    /// profile with a camera; without one the device has no Live group.
     public init(configuration: EmulatorConfiguration, clock: any EmulatorClock = SystemEmulatorClock(),
+                liveStream: (any LiveStreamService)? = nil,
                 logger: any LogService = NullLogService()) throws(EmulatorError) {
         self.configuration = configuration
         self.logger = logger
@@ -56,7 +60,7 @@ public final class Emulator: Sendable {
             hotspotDelay: configuration.faults.slowHotspot, fixedToken: configuration.token, lensProfile: configuration.lensProfile,
             firmwareFaults: configuration.faults.firmware,
             audio: try EmulatedAudioIO.load(microphone: configuration.microphoneFile, speakerOut: configuration.speakerOut),
-            logger: logger)
+            liveStream: liveStream, logger: logger)
         handler = SMPRequestHandler(device: device, clock: clock, errorRate: configuration.faults.error,
                                     faultSeed: configuration.faults.seed, logger: logger)
         server = SMPUDPServer(handler: handler, address: configuration.listen, link: configuration.link,

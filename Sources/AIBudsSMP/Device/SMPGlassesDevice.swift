@@ -2,11 +2,11 @@ import AIBuds
 
 /// AI glasses over SMP: camera, hotspot, audio recording, find, work state, media import over the
 /// hotspot with the engine the device owns, and the services (remote shutter, apps, service
-/// authorization, voice assistant, teleprompter, navigation, key mapping).
+/// authorization, voice assistant, teleprompter, navigation, key mapping) and the live stream.
 public final class SMPGlassesDevice: SMPDevice, DeviceFindAPI, DeviceWorkStateAPI, DeviceHotspotAPI,
     DeviceAudioRecordingAPI, DeviceAIAudioAPI, DeviceCameraAPI, MediaImportControlChannel, DeviceMediaFileImportAPI,
     DeviceRemoteShutterAPI, DeviceAppsAPI, DeviceServiceAuthAPI, OnDeviceVoiceAssistantAPI, TeleprompterAPI,
-    TurnByTurnNavigationAPI, DevicePhysicalOperationsAPI, DeviceCameraOtaAPI, @unchecked Sendable
+    TurnByTurnNavigationAPI, DevicePhysicalOperationsAPI, DeviceCameraOtaAPI, LiveStreamingAPI, @unchecked Sendable
 {
     private let importEngine = LazyMediaImportEngine()
 

@@ -64,6 +64,9 @@ public enum SMPMessageCatalog {
         AudioSpeakerStartRequest.self,
         AudioSpeakerWriteRequest.self,
         AudioSpeakerStopRequest.self,
+        LiveStartRequest.self,
+        LiveStopRequest.self,
+        LiveStateRequest.self,
     ]
 
     /// The key of a request in the catalog.

@@ -1,0 +1,55 @@
+import AIBuds
+import AIBudsLiveStream
+import Foundation
+
+/// `aibuds live record`: records the camera's stream to an MP4 file without re-encoding.
+struct LiveRecordCommand: CLICommand {
+    static let path = ["live", "record"]
+    static let abstract = "Record the camera's live stream to an MP4 file (no re-encoding)."
+    static let help = """
+        usage: aibuds live record --device D --to FILE [--size WxH] [--fps N] [--bitrate KBPS]
+                                  [--transport tcp|udp] [--duration S]
+
+        Writes the stream's H.264 as fragmented MP4 (a crash keeps what was written); goes on after
+        a reconnection. Runs until Ctrl-C or --duration.
+        """
+
+    var device: String
+    var file: String
+    var options: LiveStreamOptions
+    var transport: LiveStreamTransport
+    var duration: Duration?
+
+    init(_ arguments: inout Arguments) throws {
+        guard let device = try arguments.option("--device") else { throw CommandFailure.usage("--device is required") }
+        guard let file = try arguments.option("--to") else { throw CommandFailure.usage("--to FILE is required") }
+        self.device = device
+        self.file = file
+        let (kind, options) = try LiveDeviceStream.options(&arguments)
+        guard kind == .rtsp else { throw CommandFailure.usage("MP4 takes H.264: record an --rtsp stream") }
+        self.options = options
+        transport = try LiveDeviceStream.transport(&arguments)
+        duration = try LiveDeviceStream.duration(&arguments)
+    }
+
+    func run() async throws -> ExitCode {
+        let stream = try await LiveDeviceStream.open(device, kind: .rtsp, options: options)
+        let puller: LiveStreamPuller
+        do {
+            puller = try LiveStreamPuller(url: try stream.url, configuration: .init(transport: transport, decodes: false))
+        } catch {
+            await stream.close()
+            throw CommandFailure.failure("live record: \(error)")
+        }
+        let recorder = LiveStreamRecorder(from: puller, to: URL(fileURLWithPath: file))
+        puller.start()
+        CLI.say("recording \(try stream.url.absoluteString) to \(file)")
+        await LiveDeviceStream.wait(for: duration, or: puller)
+        puller.stop()
+        recorder.finish()
+        await stream.close()
+        CLI.say("\(recorder.framesWritten) frames written to \(file)")
+        if let failure = recorder.failure { throw CommandFailure.failure("record: \(failure)") }
+        return .ok
+    }
+}

@@ -1,0 +1,46 @@
+import AIBudsLiveStream
+import AIBudsTestKit
+import Foundation
+import Testing
+
+@Suite("Live stream: the viewer page in headless Chromium", .timeLimit(.minutes(3)))
+struct LiveViewerTests {
+    /// Chromium loads the page, shows the stream (the page reports the picture's size), and the
+    /// viewer wrote it frames; `/frame.jpg` is a JPEG of the stream's size.
+    @Test func chromiumShowsTheStream() async throws {
+        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let browser = try #require(chromium, "Chromium is not installed (scripts/install-deps.sh installs it)")
+        let emulator = try LiveEmulator()
+        defer { emulator.stop() }
+        let url = try emulator.start("rtsp", width: 640, height: 360)
+        let puller = try LiveStreamPuller(url: url)
+        let viewer = try LiveViewer(from: puller)
+        puller.start()
+        defer {
+            puller.stop()
+            viewer.stop()
+        }
+        let profile = try makeTemporaryDirectory("chromium-profile")
+        let page = try RunningProgram(URL(fileURLWithPath: browser), [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+            "--user-data-dir=\(profile.path)", "--remote-debugging-port=0", viewer.url.absoluteString,
+        ])
+        defer {
+            page.terminate()
+            Task.detached { _ = page.finish() }
+        }
+        try await eventually("the page to report the picture", timeout: .seconds(90)) {
+            !viewer.statistics.reports.isEmpty
+        }
+        #expect(viewer.statistics.reports.first == "width=640&height=360")
+        let served = viewer.statistics.framesServed
+        try await eventually("the browser to be sent 20 more frames") { viewer.statistics.framesServed >= served + 20 }
+        let picture = profile.appendingPathComponent("frame.jpg")
+        let fetched = try await runProgram(URL(fileURLWithPath: "/usr/bin/curl"), [
+            "-sf", "-o", picture.path, viewer.url.appendingPathComponent("frame.jpg").absoluteString,
+        ])
+        #expect(fetched.status == 0)
+        let data = try Data(contentsOf: picture)
+        #expect(data.starts(with: [0xFF, 0xD8]))
+    }
+}
