@@ -7,7 +7,7 @@ let libraries = [
     "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
     "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus", "AIBudsBlueZ",
     "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
-    "AIBudsAudio",
+    "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK",
 ]
 
 let package = Package(
@@ -89,6 +89,9 @@ let package = Package(
         ]),
         // Audio (issue 16): PCM, WAV, Opus and Ogg/Opus, resampling, voice activity, playback.
         .target(name: "AIBudsAudio"),
+        // The AI side: its vocabulary and provider protocol, the SDK core, and its providers.
+        .target(name: "AIBudsAIFoundation", dependencies: ["AIBudsFoundation", "AIBudsAudio"]),
+        .target(name: "AIBudsAISDK", dependencies: ["AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation"]),
         .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio"]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
         .testTarget(name: "AIBudsStabilizationTests", dependencies: [
