@@ -7,7 +7,7 @@ let libraries = [
     "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
     "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus", "AIBudsBlueZ",
     "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
-    "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK",
+    "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
 ]
 
 let package = Package(
@@ -92,6 +92,13 @@ let package = Package(
         // The AI side: its vocabulary and provider protocol, the SDK core, and its providers.
         .target(name: "AIBudsAIFoundation", dependencies: ["AIBudsFoundation", "AIBudsAudio"]),
         .target(name: "AIBudsAISDK", dependencies: ["AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation"]),
+        // libcurl (Debian's libcurl4-openssl-dev): HTTP and HTTPS for the OpenAI-compatible provider;
+        // CCurlOptions wraps its variadic setopt/getinfo, which Swift cannot call.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlOptions", dependencies: ["CCurl"]),
+        .target(name: "AIBudsOpenAI", dependencies: [
+            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "CCurl", "CCurlOptions",
+        ]),
         .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio"]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
         .testTarget(name: "AIBudsStabilizationTests", dependencies: [
