@@ -7,7 +7,7 @@ let libraries = [
     "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
     "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus", "AIBudsBlueZ",
     "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
-    "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
+    "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI", "AIBudsOfflineAI",
 ]
 
 let package = Package(
@@ -96,6 +96,12 @@ let package = Package(
         // CCurlOptions wraps its variadic setopt/getinfo, which Swift cannot call.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlOptions", dependencies: ["CCurl"]),
+        // libespeak-ng and PocketSphinx (Debian's libespeak-ng-dev, libpocketsphinx-dev): the offline provider.
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev"])]),
+        .target(name: "AIBudsOfflineAI", dependencies: [
+            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "CEspeakNG", "CPocketSphinx",
+        ]),
         .target(name: "AIBudsOpenAI", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "CCurl", "CCurlOptions",
         ]),
