@@ -70,7 +70,8 @@ let package = Package(
             dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
             "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
-            "AIBudsStabilization", "AIBudsSyntheticVideo",
+            "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK",
+            "AIBudsOpenAI", "AIBudsOfflineAI",
         ],
             linkerSettings: [
                 .unsafeFlags(
@@ -107,6 +108,10 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio"]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
+        .testTarget(name: "AIBudsAITests", dependencies: [
+            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
+            "AIBudsOfflineAI", "AIBudsTestKit",
+        ]),
         .testTarget(name: "AIBudsStabilizationTests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBuds", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsSyntheticVideo",
         ]),

@@ -113,6 +113,8 @@ public struct AISessionResult: Sendable, Equatable {
     public var kind: AISessionKind
     /// Each utterance's transcript in order.
     public var transcripts: [AITranscript]
+    /// Each transcribed utterance's timing, in the order of `transcripts`.
+    public var utterances: [AIUtteranceSpan]
     /// The assistant's replies (chat), one per utterance answered.
     public var replies: [String]
     /// The translations (interpretation), one per utterance.
@@ -126,10 +128,11 @@ public struct AISessionResult: Sendable, Equatable {
 
     /// Makes a result.
     public init(
-        kind: AISessionKind, transcripts: [AITranscript] = [], replies: [String] = [], translations: [String] = [],
+        kind: AISessionKind, transcripts: [AITranscript] = [], utterances: [AIUtteranceSpan] = [], replies: [String] = [], translations: [String] = [],
         summary: String? = nil, inputDuration: Double = 0, recordedAudio: PCMAudio? = nil
     ) {
         self.recordedAudio = recordedAudio
+        self.utterances = utterances
         self.kind = kind
         self.transcripts = transcripts
         self.replies = replies

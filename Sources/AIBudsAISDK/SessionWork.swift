@@ -108,7 +108,10 @@ final class SessionWork: Sendable {
 
     private func process(_ utterance: Utterance, speech: AsyncStream<Spoken>.Continuation) async throws {
         let transcript = try await provider.transcribe(utterance.audio, language: params.language)
-        collected.withLock { $0.transcripts.append(transcript) }
+        collected.withLock {
+            $0.transcripts.append(transcript)
+            $0.utterances.append(utterance.span)
+        }
         session.emit(.transcript(utterance.span, transcript))
         guard !transcript.text.isEmpty else { return }
         switch kind {

@@ -18,4 +18,11 @@ let registeredCommands: [any CLICommand.Type] = [
     RecordingsWatchCommand.self,
     BenchSMPCommand.self,
     RecordingsBenchCommand.self,
+    AIChatCommand.self,
+    AIRecordCommand.self,
+    AIInterpretCommand.self,
+    AITranslateCommand.self,
+    AISummarizeCommand.self,
+    AITranscribeCommand.self,
+    AISpeakCommand.self,
 ]
