@@ -35,7 +35,7 @@ import Testing
         outputs += segmenter.flush()
         let utterances = segmenter.takeFinished()
         #expect(utterances.count == 2)
-        let first = try? #require(utterances.first)
+        let first = utterances.first
         #expect(abs((first?.span.start ?? 0) - 0.5) < 0.03)
         #expect(abs((first?.span.end ?? 0) - 1.5) < 0.03)
         // 0.2 s of pre-roll and tail around one second of tone.
@@ -63,8 +63,8 @@ import Testing
         for token in ["Hel", "lo there", ". It is 3.5 de", "grees", "! Why", "?", " Fine"] {
             sentences += splitter.feed(token)
         }
-        #expect(sentences == ["Hello there.", "It is 3.5 degrees!"])
-        #expect(splitter.feed("\n") == ["Why? Fine"])
+        #expect(sentences == ["Hello there.", "It is 3.5 degrees!", "Why?"])
+        #expect(splitter.feed("\n") == ["Fine"])
         #expect(splitter.flush() == nil)
     }
 
