@@ -35,13 +35,15 @@ let package = Package(
         ]),
         .target(name: "AIBuds", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
-            "AIBudsTransfer",
+            "AIBudsTransfer", "AIBudsAudio",
         ]),
         .target(name: "AIBudsSMP", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
+            "AIBudsAudio",
         ]),
         .target(name: "AIBudsEmulator", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",
+            "AIBudsAudio",
         ]),
         .target(name: "TopStepComKit", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds",
@@ -52,6 +54,7 @@ let package = Package(
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsStabilization", "AIBudsBlueZ"]),
         .target(name: "AIBudsTestKit", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBuds", "AIBudsEmulator",
+            "AIBudsAudio",
         ]),
         // FFmpeg's libraries from Debian (libavformat-dev, libavcodec-dev, libswscale-dev, libavutil-dev).
         .systemLibrary(
@@ -89,7 +92,16 @@ let package = Package(
             "AIBudsEmulator",
         ]),
         // Audio (issue 16): PCM, WAV, Opus and Ogg/Opus, resampling, voice activity, playback.
-        .target(name: "AIBudsAudio"),
+        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+        .systemLibrary(name: "COggOpus", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev", "libopusenc-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        // libpulse-simple's pkg-config flags (-D_REENTRANT -pthread) are ones SwiftPM refuses; its
+        // headers are in /usr/include, so the module map alone links it.
+        .systemLibrary(name: "CPulseSimple", providers: [.apt(["libpulse-dev"])]),
+        // WebRTC's voice activity detector, exported by Debian's libwebrtc-audio-processing.
+        .systemLibrary(name: "CWebRTCVAD", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
+        .target(name: "AIBudsAudio", dependencies: ["COpus", "COggOpus", "CSoxr", "CPulseSimple", "CWebRTCVAD"]),
+        .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio", "AIBudsTestKit"]),
         // The AI side: its vocabulary and provider protocol, the SDK core, and its providers.
         .target(name: "AIBudsAIFoundation", dependencies: ["AIBudsFoundation", "AIBudsAudio"]),
         .target(name: "AIBudsAISDK", dependencies: ["AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation"]),
@@ -106,7 +118,6 @@ let package = Package(
         .target(name: "AIBudsOpenAI", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "CCurl", "CCurlOptions",
         ]),
-        .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio"]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
         .testTarget(name: "AIBudsAITests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
@@ -136,7 +147,7 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: [
             "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",
-            "AIBudsEmulator", "AIBudsTestKit",
+            "AIBudsEmulator", "AIBudsTestKit", "AIBudsAudio",
         ]),
         .testTarget(name: "TopStepComKitTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
@@ -144,7 +155,7 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds",
-            "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "AIBudsTestKit",
+            "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsAudio",
         ]),
         // The vendor's media import example must compile unchanged in the Swift 5 language mode too.
         .testTarget(

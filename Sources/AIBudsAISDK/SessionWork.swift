@@ -66,9 +66,15 @@ final class SessionWork: Sendable {
     // MARK: Listening
 
     private func listen(_ source: any AIAudioSource, into output: AsyncThrowingStream<Utterance, any Error>.Continuation) async {
+        let detector: ([Int16]) -> Bool
+        do {
+            detector = try SpeechDetector.make()
+        } catch {
+            output.finish(throwing: error)
+            return
+        }
         var segmenter = UtteranceSegmenter(
-            endSilence: params.endOfUtteranceSilence, maxDuration: params.maxUtteranceDuration,
-            isSpeech: SpeechDetector.make())
+            endSilence: params.endOfUtteranceSilence, maxDuration: params.maxUtteranceDuration, isSpeech: detector)
         let keepAudio = kind == .audioRecording
         var recorded: [Int16] = []
         var heard = 0

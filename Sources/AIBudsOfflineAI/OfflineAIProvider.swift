@@ -26,7 +26,7 @@ public final class OfflineAIProvider: AIConnectSDK {
             throw AIError(.invalidParameters, "the offline transcription knows English only, not '\(language)'")
         }
         let speech: PCMAudio
-        speech = audio.mixedToMono()
+        do { speech = try audio.speechFormat() } catch { throw AIError(.invalidParameters, "\(error)", underlying: error) }
         let text = try await AIBlockingWork.run("aibuds-pocketsphinx") { try PocketSphinxRecognizer.transcribe(speech) }
         return AITranscript(text: text, language: "en")
     }

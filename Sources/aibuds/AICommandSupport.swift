@@ -62,13 +62,9 @@ enum AICommandSupport {
         CLI.sayJSON(try encoder.encode(value))
     }
 
-    /// The audio source of a session command: `--input FILE.wav` (played at real time with
-    /// `--real-time`), or `--device D`.
-    static func source(input: String?, device: String?, realTime: Bool) throws -> any AIAudioSource {
-        if let device {
-            throw CommandFailure.unavailable(
-                "--device \(device): the device's microphone path is not available in this build; use --input FILE.wav")
-        }
+    /// The WAV file source of a session command (`--input FILE.wav`, played at real time with
+    /// `--real-time`).
+    static func source(input: String?, realTime: Bool) throws -> any AIAudioSource {
         guard let input else { throw CommandFailure.usage("--input FILE.wav or --device D is required") }
         guard FileManager.default.fileExists(atPath: input) else { throw CommandFailure.usage("\(input): no such file") }
         return WAVFileAudioSource(url: URL(fileURLWithPath: input), realTime: realTime)

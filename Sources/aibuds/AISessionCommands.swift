@@ -13,7 +13,8 @@ struct AISessionOptions {
     var json: Bool
 
     static let help = """
-          --device D       take the audio from device D's microphone
+          --device D       take the audio from device D's microphone (and speak on its
+                           speaker); runs until the device ends its AI session or Ctrl-C
           --input FILE     take the audio from a WAV file instead (16-bit PCM)
           --real-time      play --input at the speed it was recorded, as a microphone would
           --language LANG  the spoken language (default en)
@@ -33,11 +34,30 @@ struct AISessionOptions {
         guard (device == nil) != (input == nil) else { throw CommandFailure.usage("give --device D or --input FILE.wav") }
     }
 
-    /// Selects the provider and makes the source.
-    func prepare() throws -> any AIAudioSource {
-        let source = try AICommandSupport.source(input: input, device: device, realTime: realTime)
+    /// Selects the provider and makes the source: the WAV file, or the connected device's
+    /// microphone (the connection is returned so the command can use its speaker and close it).
+    func prepare() async throws -> (source: any AIAudioSource, device: AIDeviceConnection?) {
         try AICommandSupport.select(provider)
-        return source
+        if let device {
+            let connection = try await AIDeviceConnection.open(device)
+            return (connection.source, connection)
+        }
+        return (try AICommandSupport.source(input: input, realTime: realTime), nil)
+    }
+
+    /// Runs `session` to its end, printing its events; Ctrl-C stops listening (what was heard is
+    /// still processed), and the device, if any, is disconnected afterwards.
+    func follow(_ session: AISession, device: AIDeviceConnection?) async throws -> AISessionResult {
+        let interrupt = MediaInterrupt { session.stop() }
+        defer { interrupt.remove() }
+        do {
+            let result = try await AICommandSupport.follow(session, json: json)
+            await device?.close()
+            return result
+        } catch {
+            await device?.close()
+            throw error
+        }
     }
 }
 
@@ -68,12 +88,12 @@ struct AIChatCommand: CLICommand {
     func validate() throws { try options.validate() }
 
     func run() async throws -> ExitCode {
-        let source = try options.prepare()
-        let sink = replyTo.map { WAVFileAudioSink(url: URL(fileURLWithPath: $0)) }
+        let (source, device) = try await options.prepare()
+        let sink: (any AIAudioSink)? = replyTo.map { WAVFileAudioSink(url: URL(fileURLWithPath: $0)) } ?? device?.sink
         do {
             let session = try await AIBudsAISDK.startAIChat(
                 parameters: AISessionParameters(language: options.language), source: source, sink: sink)
-            _ = try await AICommandSupport.follow(session, json: options.json)
+            _ = try await options.follow(session, device: device)
             return .ok
         } catch {
             throw AICommandSupport.failure(error, "chat failed")
@@ -110,7 +130,7 @@ struct AIRecordCommand: CLICommand {
     func validate() throws { try options.validate() }
 
     func run() async throws -> ExitCode {
-        let source = try options.prepare()
+        let (source, device) = try await options.prepare()
         let folder = URL(fileURLWithPath: directory)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -122,9 +142,7 @@ struct AIRecordCommand: CLICommand {
             let session = try await AIBudsAISDK.startAIAudioRecording(
                 parameters: AISessionParameters(language: options.language), source: source)
             // Ctrl-C stops listening; what was heard is still transcribed, summarized and written.
-            let interrupt = MediaInterrupt { session.stop() }
-            defer { interrupt.remove() }
-            result = try await AICommandSupport.follow(session, json: options.json)
+            result = try await options.follow(session, device: device)
         } catch {
             throw AICommandSupport.failure(error, "recording failed")
         }
@@ -180,12 +198,12 @@ struct AIInterpretCommand: CLICommand {
     func validate() throws { try options.validate() }
 
     func run() async throws -> ExitCode {
-        let source = try options.prepare()
-        let sink = speakTo.map { WAVFileAudioSink(url: URL(fileURLWithPath: $0)) }
+        let (source, device) = try await options.prepare()
+        let sink: (any AIAudioSink)? = speakTo.map { WAVFileAudioSink(url: URL(fileURLWithPath: $0)) } ?? device?.sink
         do {
             let session = try await AIBudsAISDK.startSimultaneousInterpretation(
                 parameters: AISessionParameters(language: options.language, targetLanguage: target), source: source, sink: sink)
-            _ = try await AICommandSupport.follow(session, json: options.json)
+            _ = try await options.follow(session, device: device)
             return .ok
         } catch {
             throw AICommandSupport.failure(error, "interpretation failed")

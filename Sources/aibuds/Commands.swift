@@ -18,6 +18,8 @@ let registeredCommands: [any CLICommand.Type] = [
     RecordingsWatchCommand.self,
     BenchSMPCommand.self,
     RecordingsBenchCommand.self,
+    AudioVADCommand.self,
+    BenchAudioCommand.self,
     AIChatCommand.self,
     AIRecordCommand.self,
     AIInterpretCommand.self,

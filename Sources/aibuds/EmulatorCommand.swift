@@ -13,6 +13,7 @@ struct EmulatorCommand: CLICommand {
                                [--fault SPEC]... [--record-every SECONDS] [--hotspot-open [--token T]]
                                [--no-list-digests] [--transport udp|bluez [--bus ADDRESS]]
                                [--rendered-videos N] [--script FILE]
+                               [--mic FILE] [--speaker-out FILE]
 
         Runs one device until SIGINT or SIGTERM (then exits 0). Once ready it prints exactly one
         line, 'listening on udp://HOST:PORT', and announces itself for scanners on this host.
@@ -46,6 +47,10 @@ struct EmulatorCommand: CLICommand {
           --script FILE      the wearer's scenario: lines 'TIME ACTION ARGS', for example
                              '5 remove left', '8 press right doubleTap', '10 battery left -5',
                              '12 case open', '15 tws unlinked', '20 wake Hey Buds' (docs/emulator.md)
+          --mic FILE         what the microphone hears in an AI audio stream (WAV or Ogg/Opus,
+                             any rate; played from the stream's start, then silence)
+          --speaker-out FILE write what the speaker played to FILE (16 kHz mono WAV) at the end
+                             of each speaker stream
           --verbose          log to standard error
         """
 
@@ -70,6 +75,8 @@ struct EmulatorCommand: CLICommand {
         let token = try arguments.option("--token")
         let noListDigests = arguments.flag("--no-list-digests")
         let script = try arguments.option("--script")
+        let mic = try arguments.option("--mic")
+        let speakerOut = try arguments.option("--speaker-out")
         verbose = arguments.flag("--verbose")
         let transport = try arguments.option("--transport") ?? "udp"
         let bus = try arguments.option("--bus")
@@ -91,14 +98,18 @@ struct EmulatorCommand: CLICommand {
             guard (1...20).contains(renderedVideos) else { throw CommandFailure.usage("--rendered-videos takes 1 to 20") }
             guard media == nil && manifest == nil else { throw CommandFailure.usage("give --rendered-videos, --media or --manifest, not two") }
         }
+        var built: EmulatorConfiguration
         do {
-            configuration = try EmulatorConfiguration(
+            built = try EmulatorConfiguration(
                 profile: profile, listen: listen, name: name, media: media, manifest: manifest, state: state,
                 link: link, faults: faults, recordEvery: recordEvery, hotspotOpen: hotspotOpen, token: token,
                 listsDigests: !noListDigests, script: script)
         } catch {
             throw CommandFailure.usage(error.message)
         }
+        built.microphoneFile = mic.map { URL(fileURLWithPath: $0) }
+        built.speakerOut = speakerOut.map { URL(fileURLWithPath: $0) }
+        configuration = built
     }
 
     func run() async throws -> ExitCode {

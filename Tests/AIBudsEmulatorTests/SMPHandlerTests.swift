@@ -20,12 +20,12 @@ import Testing
         #expect(try harness.failure(OSDatetimeWriteRequest(datetime: "yesterday")).rc == 2)
 
         let groups = try harness.call(EnumListRequest()).groups
-        #expect(groups == [0, 8, 10, 64, 65, 66, 67])
-        #expect(try harness.call(EnumCountRequest()).count == 7)
+        #expect(groups == [0, 8, 10, 64, 65, 66, 67, 68])
+        #expect(try harness.call(EnumCountRequest()).count == 8)
         #expect(try harness.call(EnumSingleRequest(index: 0)) == EnumSingleResponse(group: 0, end: nil))
-        #expect(try harness.call(EnumSingleRequest(index: 6)) == EnumSingleResponse(group: 67, end: true))
-        #expect(try harness.failure(EnumSingleRequest(index: 7)) == SMPDeviceError(group: 10, rc: 4, version: .v2))
-        #expect(try harness.failure(EnumSingleRequest(index: 7), version: .v1) == SMPDeviceError(group: nil, rc: 5, version: .v1))
+        #expect(try harness.call(EnumSingleRequest(index: 7)) == EnumSingleResponse(group: 68, end: true))
+        #expect(try harness.failure(EnumSingleRequest(index: 8)) == SMPDeviceError(group: 10, rc: 4, version: .v2))
+        #expect(try harness.failure(EnumSingleRequest(index: 8), version: .v1) == SMPDeviceError(group: nil, rc: 5, version: .v1))
         let details = try harness.call(EnumDetailsRequest(groups: [8, 66, 99])).groups
         #expect(details == [EnumGroupDetails(group: 8, name: "fs mgmt", handlers: 5), EnumGroupDetails(group: 66, name: "hotspot", handlers: 4)])
 
@@ -36,7 +36,7 @@ import Testing
 
     @Test func earbudsListNoHotspotGroupAndAnswerItWithNotSupported() throws {
         let harness = try DeviceHarness(profile: .earbuds)
-        #expect(try harness.call(EnumListRequest()).groups == [0, 8, 10, 64, 65, 67])
+        #expect(try harness.call(EnumListRequest()).groups == [0, 8, 10, 64, 65, 67, 68])
         #expect(try harness.failure(HotspotStateRequest()) == SMPDeviceError(group: 66, rc: 4, version: .v2))
         #expect(try harness.failure(HotspotEnterTransferRequest(), version: .v1) == SMPDeviceError(group: nil, rc: 8, version: .v1))
         #expect(try harness.failure(CapturePhotoRequest()) == SMPDeviceError(group: 67, rc: 4, version: .v2))

@@ -100,9 +100,19 @@ import Testing
         seen.insert(try check(CaptureMaxAudioWriteRequest(seconds: 300), empty))
         seen.insert(try check(CaptureMaxVideoReadRequest(), CaptureMaxVideoReadResponse(seconds: 60)))
         seen.insert(try check(CaptureMaxVideoWriteRequest(seconds: 30), empty))
+        // Audio
+        let started = AudioStreamStartResponse(stream: 3, format: .speech)
+        seen.insert(try check(AudioMicStartRequest(), started))
+        seen.insert(try check(AudioMicReadRequest(stream: 3, from: 40, waitMs: 100),
+                              AudioMicReadResponse(first: 40, frames: [Data([0x78, 1]), Data([0x78, 2])], ended: false)))
+        seen.insert(try check(AudioMicStopRequest(stream: 3), empty))
+        seen.insert(try check(AudioSpeakerStartRequest(), started))
+        seen.insert(try check(AudioSpeakerWriteRequest(stream: 4, first: 0, frames: [Data([0x78, 9])]), empty))
+        seen.insert(try check(AudioSpeakerStopRequest(stream: 4, frames: 1),
+                              AudioSpeakerStopResponse(decoded: 1, recovered: 0, concealed: 0)))
 
         #expect(seen == Set(SMPMessageCatalog.all.map { ObjectIdentifier($0) }))
-        #expect(SMPMessageCatalog.all.count == 49)
+        #expect(SMPMessageCatalog.all.count == 55)
     }
 
     @Test func encodedBytesMatchHandCheckedCBOR() throws {

@@ -31,6 +31,8 @@ public struct DeviceCapability: RawRepresentable, Hashable, Codable, Sendable, C
     public static let mediaFile: DeviceCapability = "mediaFile"
     /// AI audio recordings of `DeviceAudioRecordingAPI` (`requestStartAIAudioRecording`).
     public static let aiAudioRecording: DeviceCapability = "audioRecording.ai"
+    /// `DeviceAIAudioAPI`: the microphone and speaker streams of the AI audio path.
+    public static let aiAudio: DeviceCapability = "aiAudio"
     /// `DeviceWorkModeAPI`.
     public static let workMode: DeviceCapability = "workMode"
     /// `DeviceVolumeControlAPI`.

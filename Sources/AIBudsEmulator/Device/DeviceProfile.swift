@@ -61,7 +61,7 @@ public struct DeviceProfile: Sendable {
     /// AI glasses.
     public static let glasses = DeviceProfile(
         kind: .glasses, product: .glasses, model: "AIBuds Glasses G1", firmware: "2.4.1",
-        capabilities: ["info", "common", "find", "workState", "hotspot", "mediaImport", "audioRecording", "audioRecording.ai", "camera",
+        capabilities: ["info", "common", "find", "workState", "hotspot", "mediaImport", "audioRecording", "audioRecording.ai", "aiAudio", "camera",
                        "physicalOperations", "remoteShutter", "apps", "serviceAuth", "voiceAssistant", "teleprompter",
                        "navigation"],
         hasHotspot: true, hasCamera: true, hasAudioRecording: true, supportsDeleteAll: true,
@@ -80,7 +80,7 @@ public struct DeviceProfile: Sendable {
     /// camera, 1 GiB of storage.
     public static let earbuds = DeviceProfile(
         kind: .earbuds, product: .earbuds, model: "AIBuds Pro 3", firmware: "1.8.0",
-        capabilities: ["info", "common", "find", "workState", "audioRecording", "mediaFile", "mediaFile.deleteAll",
+        capabilities: ["info", "common", "find", "workState", "audioRecording", "aiAudio", "mediaFile", "mediaFile.deleteAll",
                        "workMode", "volume", "equalizer", "anc", "wearDetection", "tws", "musicControl",
                        "physicalOperations"],
         hasHotspot: false, hasCamera: false, hasAudioRecording: true, supportsDeleteAll: true,

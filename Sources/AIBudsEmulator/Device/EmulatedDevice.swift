@@ -48,6 +48,8 @@ public final class EmulatedDevice: Sendable {
     public let store: MediaStore
     /// The largest SMP packet, in bytes.
     public let mtu: Int
+    /// The AI audio path: microphone and speaker streams (Audio group).
+    public let audio: EmulatedAudio
     /// The largest Media `list` response, in bytes, for a client that takes packets that large
     /// (its request's `mtu`, docs/protocol.md §3); never below ``mtu``.
     public let maxListResponse: Int
@@ -75,6 +77,7 @@ public final class EmulatedDevice: Sendable {
         var transferEpoch: UInt64 = 0
         var recording: Recording?
         var recordingEpoch: UInt64 = 0
+        var aiConversation = false
         var powered = true
         var closed = false
         var events = DeviceEventLog()
@@ -85,6 +88,7 @@ public final class EmulatedDevice: Sendable {
         var workState: WorkState {
             if !powered { return .shuttingDown }
             if let recording { return recording.video ? .recordingVideo : recording.ai ? .aiConversing : .recordingAudio }
+            if aiConversation { return .aiConversing }
             if transfer != .off { return .fileTransferring }
             return .btOrBleConnectedIdle
         }
@@ -116,8 +120,9 @@ public final class EmulatedDevice: Sendable {
     public init(profile: DeviceProfile, name: String, store: MediaStore, mtu: Int = 1024, maxListResponse: Int? = nil,
                 clock: any EmulatorClock = SystemEmulatorClock(), wallClockOrigin: Date = Date(),
                 stateDirectory: URL? = nil, dataPlane: (any TransferDataPlane)? = nil,
-                hotspotDelay: Duration = .zero, fixedToken: String? = nil,
+                hotspotDelay: Duration = .zero, fixedToken: String? = nil, audio: EmulatedAudioIO = EmulatedAudioIO(),
                 logger: any LogService = NullLogService()) throws(EmulatorError) {
+        self.audio = EmulatedAudio(io: audio, clock: clock)
         self.profile = profile
         self.identity = EmulatedIdentity(name: name, profile: profile.kind)
         self.store = store
@@ -216,6 +221,16 @@ public final class EmulatedDevice: Sendable {
         }
     }
 
+    /// Enters or leaves the AI conversation (work state `aiConversing`, with its event).
+    func setAIConversation(open: Bool) {
+        _ = try? update { state throws(EmulatorError) in state.aiConversation = open }
+    }
+
+    /// Tells the observers to look again (a new microphone frame) without an event.
+    func notifyObservers() {
+        for observer in state.withLock({ Array($0.observers.values) }) { observer() }
+    }
+
     /// Logs a warning of the device.
     func logWarning(_ message: String) {
         logger.log(.warning, "emulator", message)
@@ -241,11 +256,13 @@ public final class EmulatedDevice: Sendable {
     public func powerOff() {
         _ = try? update { state throws(EmulatorError) in
             state.powered = false
+            state.aiConversation = false
             state.recording = nil
             state.recordingEpoch += 1
             state.transfer = .off
             state.transferEpoch += 1
         }
+        audio.endAll()
         dataPlane?.stop()
         store.cancelUploads()
     }
@@ -265,7 +282,9 @@ public final class EmulatedDevice: Sendable {
     /// Deletes every file, abandons uploads, stops recording and transfer mode, and restores the
     /// default settings.
     public func factoryReset() {
+        audio.endAll()
         _ = try? update { state throws(EmulatorError) in
+            state.aiConversation = false
             state.recording = nil
             state.recordingEpoch += 1
             state.transfer = .off

@@ -27,6 +27,9 @@ extension SMPRequestHandler {
         if device.profile.hasAudioRecording || device.profile.hasCamera {
             groups.append(SMPGroupDescription(id: SMPGroupID.capture, name: "capture", handlers: 7))
         }
+        if device.profile.capabilities.contains("aiAudio") {
+            groups.append(SMPGroupDescription(id: SMPGroupID.audio, name: "audio", handlers: 6))
+        }
         return groups
     }
 
@@ -49,6 +52,7 @@ extension SMPRequestHandler {
         case SMPGroupID.media: return media(request)
         case SMPGroupID.hotspot: return hotspot(request)
         case SMPGroupID.capture: return capture(request)
+        case SMPGroupID.audio: return audio(request)
         default: return .failure(.smp(.notSupported))
         }
     }
@@ -378,6 +382,38 @@ extension SMPRequestHandler {
             case let write as CaptureMaxVideoWriteRequest:
                 try device.setMaxDuration(video: true, seconds: write.seconds)
                 return .reply(SMPEmptyResponse())
+            default:
+                return .failure(.smp(.notSupported))
+            }
+        } catch {
+            return .failure(.project(group, error))
+        }
+    }
+
+    // MARK: - Audio (68)
+
+    private func audio(_ request: any SMPRequest) -> Outcome {
+        let group = SMPGroupID.audio
+        do {
+            switch request {
+            case is AudioMicStartRequest:
+                return .reply(AudioStreamStartResponse(stream: try device.startMicrophone(), format: .speech))
+            case let read as AudioMicReadRequest:
+                guard device.audio.knowsMicrophone(read.stream) else {
+                    return .failure(.project(group, .badState))
+                }
+                return .hold(.microphone(stream: read.stream, from: read.from), wait: .milliseconds(Int64(clamping: read.waitMs)))
+            case let stop as AudioMicStopRequest:
+                try device.stopMicrophone(stop.stream)
+                return .reply(SMPEmptyResponse())
+            case is AudioSpeakerStartRequest:
+                return .reply(AudioStreamStartResponse(stream: try device.startSpeaker(), format: .speech))
+            case let write as AudioSpeakerWriteRequest:
+                guard write.frames.count <= 50 else { return .failure(.project(group, .invalidArgument)) }
+                try device.audio.writeSpeaker(write.stream, first: write.first, frames: write.frames)
+                return .reply(SMPEmptyResponse())
+            case let stop as AudioSpeakerStopRequest:
+                return .reply(try device.stopSpeaker(stop.stream, frames: stop.frames))
             default:
                 return .failure(.smp(.notSupported))
             }

@@ -22,6 +22,8 @@ public final class SMPRequestHandler: Sendable {
         case events(since: UInt64)
         /// Media `changed` since a generation.
         case mediaChanged(since: UInt64)
+        /// Audio `mic read` of a stream from a sequence number.
+        case microphone(stream: UInt64, from: UInt64)
     }
 
     /// What executing a request gives.
@@ -209,6 +211,8 @@ public final class SMPRequestHandler: Sendable {
         case .mediaChanged(let since):
             guard let change = device.store.change(since: since) else { return nil }
             return MediaChangedResponse(generation: change.generation, types: change.types.map(\.rawValue))
+        case .microphone(let stream, let from):
+            return device.audio.microphoneFrames(stream, from: from, budget: device.mtu - 40)
         }
     }
 
@@ -217,6 +221,7 @@ public final class SMPRequestHandler: Sendable {
         switch kind {
         case .events: return DeviceEventsResponse(seq: device.events(since: .max).seq, events: [])
         case .mediaChanged: return MediaChangedResponse(generation: device.store.generation, types: [])
+        case .microphone(_, let from): return AudioMicReadResponse(first: from, frames: [], ended: false)
         }
     }
 

@@ -53,7 +53,9 @@ public final class Emulator: Sendable {
             profile: profile, name: configuration.deviceName, store: store, mtu: configuration.link.mtu,
             maxListResponse: configuration.link.maxListResponse, clock: clock,
             stateDirectory: configuration.stateDirectory, dataPlane: profile.hasHotspot ? dataPlane : nil,
-            hotspotDelay: configuration.faults.slowHotspot, fixedToken: configuration.token, logger: logger)
+            hotspotDelay: configuration.faults.slowHotspot, fixedToken: configuration.token,
+            audio: try EmulatedAudioIO.load(microphone: configuration.microphoneFile, speakerOut: configuration.speakerOut),
+            logger: logger)
         handler = SMPRequestHandler(device: device, clock: clock, errorRate: configuration.faults.error,
                                     faultSeed: configuration.faults.seed, logger: logger)
         server = SMPUDPServer(handler: handler, address: configuration.listen, link: configuration.link,

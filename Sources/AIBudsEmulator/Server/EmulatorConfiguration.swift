@@ -39,6 +39,11 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     /// The wearer's scenario (`--script FILE`), run from the start.
     public var script: WearerScript?
 
+    /// The file the microphone plays (WAV or Ogg/Opus) when an AI audio stream opens; nil: silence.
+    public var microphoneFile: URL?
+    /// Where the speaker writes what it played (a 16 kHz WAV file); nil: nowhere.
+    public var speakerOut: URL?
+
     /// The default configuration: a glasses profile on `127.0.0.1:1337`.
     public init() {}
 

@@ -13,6 +13,9 @@ import Foundation
 /// their product has, so `device as? DeviceCameraAPI` fails for earbuds. Each command also checks the
 /// capabilities the device itself reported and fails with `deviceNotSupport` when it lacks one.
 open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sendable {
+    /// The AI audio path's streams (SMPAudioPath.swift).
+    let audioPath = SMPAudioPath()
+
     /// Accepts found devices of the SMP link over UDP (`.smp`) and over Bluetooth LE (`.abmate`,
     /// whose plugin is an ``SMPSessionOpener``).
     public required init?(device: any FoundDeviceConvertible) {
@@ -342,7 +345,7 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, @unchecked Sen
 
 /// Earbuds over SMP: a true-wireless pair with audio controls (work mode, volume, equalizer, ANC,
 /// wear detection, TWS state, music control, key mapping), audio recording, find and work state.
-public final class SMPEarbudsDevice: SMPDevice, DeviceFindAPI, DeviceWorkStateAPI, DeviceAudioRecordingAPI,
+public final class SMPEarbudsDevice: SMPDevice, DeviceFindAPI, DeviceWorkStateAPI, DeviceAudioRecordingAPI, DeviceAIAudioAPI,
     DeviceWorkModeAPI, DeviceVolumeControlAPI, DeviceEqualizerAPI, DeviceANCAPI, DeviceWearDetectionAPI, DeviceTWSAPI,
     DeviceMusicControlAPI, DevicePhysicalOperationsAPI, @unchecked Sendable {}
 

@@ -4,7 +4,7 @@ import AIBuds
 /// hotspot with the engine the device owns, and the services (remote shutter, apps, service
 /// authorization, voice assistant, teleprompter, navigation, key mapping).
 public final class SMPGlassesDevice: SMPDevice, DeviceFindAPI, DeviceWorkStateAPI, DeviceHotspotAPI,
-    DeviceAudioRecordingAPI, DeviceCameraAPI, MediaImportControlChannel, DeviceMediaFileImportAPI,
+    DeviceAudioRecordingAPI, DeviceAIAudioAPI, DeviceCameraAPI, MediaImportControlChannel, DeviceMediaFileImportAPI,
     DeviceRemoteShutterAPI, DeviceAppsAPI, DeviceServiceAuthAPI, OnDeviceVoiceAssistantAPI, TeleprompterAPI,
     TurnByTurnNavigationAPI, DevicePhysicalOperationsAPI, @unchecked Sendable
 {

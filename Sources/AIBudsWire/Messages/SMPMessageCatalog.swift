@@ -52,6 +52,12 @@ public enum SMPMessageCatalog {
         CaptureMaxAudioWriteRequest.self,
         CaptureMaxVideoReadRequest.self,
         CaptureMaxVideoWriteRequest.self,
+        AudioMicStartRequest.self,
+        AudioMicReadRequest.self,
+        AudioMicStopRequest.self,
+        AudioSpeakerStartRequest.self,
+        AudioSpeakerWriteRequest.self,
+        AudioSpeakerStopRequest.self,
     ]
 
     /// The key of a request in the catalog.

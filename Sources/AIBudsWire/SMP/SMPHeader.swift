@@ -42,6 +42,8 @@ public enum SMPGroupID {
     public static let hotspot: UInt16 = 66
     /// Recording and camera controls (project group).
     public static let capture: UInt16 = 67
+    /// The AI audio path: the microphone and speaker streams as Opus frames (project group).
+    public static let audio: UInt16 = 68
 }
 
 /// The 8-byte SMP header, in Zephyr's layout.

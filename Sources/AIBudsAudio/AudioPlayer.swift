@@ -1,0 +1,27 @@
+import CPulseSimple
+
+/// Plays audio on this machine's speakers through the PulseAudio protocol (PulseAudio itself or
+/// PipeWire's pulse server), with libpulse-simple.
+public enum AudioPlayer {
+    /// Plays `audio` to the end (blocking the calling thread until the server has played it).
+    ///
+    /// - Parameter server: the server to use (`unix:/path` or a host); nil uses the default
+    ///   (`$PULSE_SERVER`, then the user's runtime socket).
+    /// - Throws: `AudioError.soundServerUnavailable` when no server answers, naming the cause.
+    public static func play(_ audio: PCMAudio, server: String? = nil, applicationName: String = "aibuds") throws {
+        try audio.validate()
+        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(audio.sampleRate), channels: UInt8(audio.channels))
+        var error: Int32 = 0
+        guard let stream = pa_simple_new(server, applicationName, PA_STREAM_PLAYBACK, nil, "speech", &spec, nil, nil, &error) else {
+            throw AudioError.soundServerUnavailable(
+                "no PulseAudio or PipeWire server answers (\(String(cString: pa_strerror(error))))")
+        }
+        defer { pa_simple_free(stream) }
+        let written = audio.samples.withUnsafeBytes { bytes in
+            pa_simple_write(stream, bytes.baseAddress, bytes.count, &error)
+        }
+        guard written == 0, pa_simple_drain(stream, &error) == 0 else {
+            throw AudioError.soundServerUnavailable("the server dropped the stream (\(String(cString: pa_strerror(error))))")
+        }
+    }
+}
