@@ -7,7 +7,8 @@ let libraries = [
     "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
     "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus", "AIBudsBlueZ",
     "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
-    "AIBudsAudio", "AIBudsLiveCamera", "AIBudsLiveStream",
+    "AIBudsAudio", "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
+    "AIBudsOfflineAI",
 ]
 
 let package = Package(
@@ -79,6 +80,7 @@ let package = Package(
             "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
             "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsAudio", "AIBudsS3",
             "AIBudsLiveCamera", "AIBudsLiveStream",
+            "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI", "AIBudsOfflineAI",
         ],
             linkerSettings: [
                 .unsafeFlags(
@@ -106,7 +108,26 @@ let package = Package(
         .systemLibrary(name: "CWebRTCVAD", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
         .target(name: "AIBudsAudio", dependencies: ["COpus", "COggOpus", "CSoxr", "CPulseSimple", "CWebRTCVAD"]),
         .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio", "AIBudsTestKit"]),
+        // The AI side: its vocabulary and provider protocol, the SDK core, and its providers.
+        .target(name: "AIBudsAIFoundation", dependencies: ["AIBudsFoundation", "AIBudsAudio"]),
+        .target(name: "AIBudsAISDK", dependencies: ["AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation"]),
+        // libcurl (Debian's libcurl4-openssl-dev): HTTP and HTTPS for the OpenAI-compatible provider;
+        // CCurlOptions wraps its variadic setopt/getinfo, which Swift cannot call.
+        .target(name: "CCurlOptions", dependencies: ["CCurl"]),
+        // libespeak-ng and PocketSphinx (Debian's libespeak-ng-dev, libpocketsphinx-dev): the offline provider.
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev"])]),
+        .target(name: "AIBudsOfflineAI", dependencies: [
+            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "CEspeakNG", "CPocketSphinx",
+        ]),
+        .target(name: "AIBudsOpenAI", dependencies: [
+            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "CCurl", "CCurlOptions",
+        ]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
+        .testTarget(name: "AIBudsAITests", dependencies: [
+            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
+            "AIBudsOfflineAI", "AIBudsTestKit",
+        ]),
         .testTarget(name: "AIBudsStabilizationTests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBuds", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsSyntheticVideo", "AIBudsEmulator",
         ]),

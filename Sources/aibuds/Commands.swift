@@ -31,4 +31,11 @@ let registeredCommands: [any CLICommand.Type] = [
     LiveViewCommand.self,
     LivePushCommand.self,
     LiveRecordCommand.self,
+    AIChatCommand.self,
+    AIRecordCommand.self,
+    AIInterpretCommand.self,
+    AITranslateCommand.self,
+    AISummarizeCommand.self,
+    AITranscribeCommand.self,
+    AISpeakCommand.self,
 ]
