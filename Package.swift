@@ -75,6 +75,7 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
             "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
             "AIBudsStabilization", "AIBudsSyntheticVideo",
+            "AIBudsLogStore", "AIBudsAIDashboard",
         ],
             linkerSettings: [
                 .unsafeFlags(
@@ -155,8 +156,9 @@ package.targets += [
         name: "aibuds-crash-child", dependencies: ["AIBudsLog", "AIBudsCrashReporter"],
         linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
     // The log-line cost benchmark (docs/benchmarks.md).
-    .executableTarget(name: "aibuds-bench-log", dependencies: [
-        "AIBudsLog", "AIBudsLogStore", "AIBudsJournal", "AIBudsSQLite",
+    .executableTarget(name: "aibuds-bench-log", dependencies: ["AIBudsLog", "AIBudsLogStore", "AIBudsJournal"]),
+    .testTarget(name: "AIBudsObservabilityCLITests", dependencies: [
+        "AIBudsLog", "AIBudsLogStore", "AIBudsAIDashboard", "AIBudsTestKit",
     ]),
     .testTarget(name: "AIBudsLogStoreTests", dependencies: [
         "AIBudsLog", "AIBudsLogStore", "AIBudsJournal", "AIBudsSQLite", "AIBudsTestKit",

@@ -33,6 +33,18 @@ public final class SQLiteLogStore: LogDestination {
     private let flusherDone = DispatchSemaphore(value: 0)
     private let commitLock = Locked(())
 
+    /// Where apps and `aibuds logs` keep the store by default: `$XDG_STATE_HOME/aibuds/logs.sqlite`,
+    /// or `~/.local/state/aibuds/logs.sqlite` when `XDG_STATE_HOME` is unset or not absolute.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let base: String
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            base = state
+        } else {
+            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+        }
+        return base + "/aibuds/logs.sqlite"
+    }
+
     /// Opens (or creates) the store at `path`, keeping records for `retention` seconds (7 days by default).
     public init(
         path: String, retention: TimeInterval = 7 * 24 * 3600, flushInterval: Duration = .milliseconds(200),

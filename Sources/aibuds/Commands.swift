@@ -18,4 +18,6 @@ let registeredCommands: [any CLICommand.Type] = [
     RecordingsWatchCommand.self,
     BenchSMPCommand.self,
     RecordingsBenchCommand.self,
+    LogsCommand.self,
+    DashboardCommand.self,
 ]

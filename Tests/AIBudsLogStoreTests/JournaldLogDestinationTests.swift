@@ -8,7 +8,7 @@ import Testing
 /// (`/lib/systemd/systemd-journald`, which runs without systemd as PID 1) and leaves running only
 /// while needed.
 final class Journald: @unchecked Sendable {
-    static let socket = "/run/systemd/journal/socket"
+    static let socketPath = "/run/systemd/journal/socket"
     private var started: Process?
 
     init() throws {
@@ -33,7 +33,7 @@ final class Journald: @unchecked Sendable {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in Self.socket.utf8.enumerated() { raw[index] = byte }
+            for (index, byte) in Self.socketPath.utf8.enumerated() { raw[index] = byte }
         }
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -69,7 +69,7 @@ final class Journald: @unchecked Sendable {
     @Test func entriesReachJournaldWithStructuredFields() async throws {
         let journald = try Journald()
         defer { journald.stop() }
-        try await eventually("journald listening on \(Journald.socket)", timeout: .seconds(30)) { Journald.isListening() }
+        try await eventually("journald listening on \(Journald.socketPath)", timeout: .seconds(30)) { Journald.isListening() }
         let run = UUID().uuidString.replacingOccurrences(of: "-", with: "")
         let destination = try JournaldLogDestination(identifier: "aibuds-test", extraFields: ["AIBUDS_TEST_RUN": run])
         let redactor = LogRedactor()
