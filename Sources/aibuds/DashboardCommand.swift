@@ -1,8 +1,8 @@
 import AIBudsAIDashboard
 import AIBudsLog
 import AIBudsLogStore
+import AIBudsEmulator
 import AIBudsNet
-import AIBudsSync
 import Foundation
 
 /// `aibuds dashboard`: serves the AI dashboard until Ctrl-C.
@@ -71,26 +71,11 @@ struct DashboardCommand: CLICommand {
         CLI.say("dashboard: \(dashboard.url)")
         CLI.say("records: \(data.path)")
         // Serve until Ctrl-C or SIGTERM.
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let stop = DispatchSemaphore(value: 0)
-            for signalNumber in [SIGINT, SIGTERM] {
-                signal(signalNumber, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-                source.setEventHandler { stop.signal() }
-                source.resume()
-                Self.signalSources.withLock { $0.append(source) }
-            }
-            Thread.detachNewThread {
-                stop.wait()
-                continuation.resume()
-            }
-        }
+        await Emulator.waitForTerminationSignal()
         dashboard.stop()
         logStore?.close()
         return .ok
     }
-
-    private static let signalSources = Locked<[any DispatchSourceSignal]>([])
 
     static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
