@@ -83,7 +83,7 @@ public final class AIRecordStore: Sendable {
                 .text(try Self.json(parameters)), .real(time.timeIntervalSince1970),
             ])
         announce(id, "created")
-        try applyRetention(now: time)
+        try applyRetention()
         return id
     }
 

@@ -181,7 +181,14 @@ public final class SQLiteDatabase: Sendable {
             case .null: status = sqlite3_bind_null(statement, index)
             case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
             case .real(let number): status = sqlite3_bind_double(statement, index, number)
-            case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, transient)
+            case .text(let text):
+                // With its length: text may hold NUL characters, which a C string would cut off.
+                // A terminating NUL keeps the buffer non-empty; it is not part of the length.
+                let bytes = text.utf8.map { CChar(bitPattern: $0) } + [0]
+                status = bytes.withUnsafeBufferPointer { buffer in
+                    sqlite3_bind_text64(
+                        statement, index, buffer.baseAddress, sqlite3_uint64(buffer.count - 1), transient, UInt8(SQLITE_UTF8))
+                }
             case .blob(let bytes):
                 status = bytes.withUnsafeBytes {
                     sqlite3_bind_blob64(statement, index, $0.baseAddress, sqlite3_uint64($0.count), transient)
@@ -202,7 +209,11 @@ public final class SQLiteDatabase: Sendable {
                 case SQLITE_INTEGER: row.append(.integer(sqlite3_column_int64(statement, column)))
                 case SQLITE_FLOAT: row.append(.real(sqlite3_column_double(statement, column)))
                 case SQLITE_TEXT:
-                    row.append(.text(sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""))
+                    // The text first, then its length (SQLite's documented order).
+                    let pointer = sqlite3_column_text(statement, column)
+                    let size = Int(sqlite3_column_bytes(statement, column))
+                    let text = pointer.map { String(decoding: UnsafeBufferPointer(start: $0, count: size), as: UTF8.self) }
+                    row.append(.text(text ?? ""))
                 case SQLITE_BLOB:
                     let size = Int(sqlite3_column_bytes(statement, column))
                     if let base = sqlite3_column_blob(statement, column), size > 0 {

@@ -70,7 +70,7 @@ func aibuds() throws -> URL {
             environment: ["XDG_STATE_HOME": directory.path])
         defer { program.interrupt() }
         let line = try await onOwnThread { program.readLine() }
-        let url = try #require(line?.split(separator: " ").last.map(String.init), "no address line: \(line ?? "nil")")
+        let url = try #require(line?.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }, "no address line: \(line ?? "nil")")
         #expect(url.hasPrefix("http://127.0.0.1:"))
         let token = String(try #require(url.split(separator: "=").last))
         let base = String(url.prefix { $0 != "?" })
@@ -78,7 +78,8 @@ func aibuds() throws -> URL {
             try await runProgram(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-o", "/dev/null", "-w", "%{http_code}"] + arguments).out
         }
         #expect(try await curl([base + "api/records"]) == "401")
-        #expect(try await curl(["-H", "Authorization: Bearer \(token)", base + "api/records"]) == "200")
+        let authorized = try await curl(["-H", "Authorization: Bearer \(token)", base + "api/records"])
+        #expect(authorized == "200", "\(url) \(token) \(base)")
         program.interrupt()
         let result = try await onOwnThread { program.finish() }
         #expect(result.exited && result.status == 0, "\(result.err)")
