@@ -32,7 +32,12 @@ enum PlainHTTP {
         var received: [UInt8] = []
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
         defer { buffer.deallocate() }
+        // To the end of the body its Content-Length gives (a server may keep the connection), else to EOF.
         while true {
+            if let end = findHeadEnd(received), let length = contentLength(received[0..<end]), received.count >= end + 4 + length {
+                received.removeLast(received.count - (end + 4 + length))
+                break
+            }
             let count = try connection.read(into: buffer, timeout: timeout)
             if count == 0 { break }
             received += buffer[0..<count]
@@ -54,6 +59,16 @@ enum PlainHTTP {
         var body = Array(bytes[(end + 4)...])
         if headers["transfer-encoding"]?.lowercased() == "chunked" { body = try dechunk(body) }
         return PlainResponse(status: status, headers: headers, body: Data(body))
+    }
+
+    static func contentLength(_ head: ArraySlice<UInt8>) -> Int? {
+        for line in String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "content-length" {
+                return Int(parts[1].trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return nil
     }
 
     static func findHeadEnd(_ bytes: [UInt8]) -> Int? {

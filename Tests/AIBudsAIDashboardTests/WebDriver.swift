@@ -40,6 +40,7 @@ final class WebDriver: @unchecked Sendable {
             }
             guard ContinuousClock.now < deadline else {
                 process.terminate()
+                for _ in 0..<500 where process.isRunning { usleep(10_000) }
                 throw Failure(description: "chromedriver did not become ready within 60 s")
             }
             Thread.sleep(forTimeInterval: 0.1)
@@ -76,7 +77,8 @@ final class WebDriver: @unchecked Sendable {
     func quit() {
         _ = try? Self.call("DELETE", address, "/session/\(session)", nil)
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        // Not `waitUntilExit`: off the main thread it spins a run loop on Linux.
+        for _ in 0..<500 where process.isRunning { usleep(10_000) }
     }
 
     /// One WebDriver command; returns its `value`, throws with the driver's message on an error.
@@ -118,7 +120,8 @@ final class WebDriver: @unchecked Sendable {
     }
 
     private func elementID(_ element: [String: Any]) -> String {
-        element["element-6066-11e4-a52e-4f735466cecc"] as? String ?? ""
+        // The W3C key; its value is the element's reference.
+        (element["element-6066-11e4-a52e-4f735466cecc"] ?? element.values.first).map { "\($0)" } ?? ""
     }
 
     /// Clicks the element as a user would (scrolled into view, at its centre).
