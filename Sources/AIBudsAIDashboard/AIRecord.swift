@@ -53,14 +53,14 @@ public struct AIRecordEntry: Codable, Hashable, Sendable {
 
     /// When it happened.
     public var time: Date
-    /// What it is.
+    /// Event, error, transcript or reply: decides its colour and label on the page.
     public var kind: Kind
     /// Its text (event name, error message, transcript, reply).
     public var text: String
     /// More about it (error code, event details, language), possibly empty.
     public var detail: String
 
-    /// An entry of `kind` with `text` at `time`.
+    /// An entry of `kind` with `text` (and `detail`, empty by default) stamped `time`, now by default.
     public init(time: Date = Date(), kind: Kind, text: String, detail: String = "") {
         self.time = time
         self.kind = kind
@@ -95,7 +95,7 @@ public struct AIRecordSummary: Codable, Hashable, Sendable {
 public struct AIRecordDetail: Codable, Hashable, Sendable {
     /// The list's view of it.
     public var summary: AIRecordSummary
-    /// The device it was made with.
+    /// The device the session ran on, with every detail it reported.
     public var device: AIRecordDevice
     /// The parameters the session was started with.
     public var parameters: [String: String]
@@ -105,7 +105,7 @@ public struct AIRecordDetail: Codable, Hashable, Sendable {
 
 /// Which records to list: every condition given must hold.
 public struct AIRecordFilter: Hashable, Sendable {
-    /// Only this kind.
+    /// Only records of this kind (nil: every kind).
     public var kind: AIRecordKind?
     /// Only records whose device identifier or name contains this text (case-insensitive).
     public var device: String?

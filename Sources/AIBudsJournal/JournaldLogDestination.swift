@@ -29,7 +29,7 @@ public final class JournaldLogDestination: LogDestination {
 
     /// A journal field name that journald would refuse.
     public struct InvalidFieldName: Error, Hashable, Sendable, CustomStringConvertible {
-        /// The name as given.
+        /// The refused field name, exactly as the caller spelled it.
         public var name: String
         /// Says which name and what the rule is.
         public var description: String { "invalid journal field name '\(name)': use A-Z, 0-9 and _, not starting with _" }
