@@ -7,6 +7,7 @@ let libraries = [
     "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
     "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus", "AIBudsBlueZ",
     "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
+    "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI", "AIBudsOfflineAI",
 ]
 
 /// The observability modules (log store, journald, crash reporter, AI dashboard): library products too.
@@ -74,7 +75,8 @@ let package = Package(
             dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
             "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
-            "AIBudsStabilization", "AIBudsSyntheticVideo",
+            "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK",
+            "AIBudsOpenAI", "AIBudsOfflineAI",
             "AIBudsLogStore", "AIBudsAIDashboard",
         ],
             linkerSettings: [
@@ -92,7 +94,30 @@ let package = Package(
             "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer", "AIBudsSMPClient", "AIBuds",
             "AIBudsEmulator",
         ]),
+        // Audio (issue 16): PCM, WAV, Opus and Ogg/Opus, resampling, voice activity, playback.
+        .target(name: "AIBudsAudio"),
+        // The AI side: its vocabulary and provider protocol, the SDK core, and its providers.
+        .target(name: "AIBudsAIFoundation", dependencies: ["AIBudsFoundation", "AIBudsAudio"]),
+        .target(name: "AIBudsAISDK", dependencies: ["AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation"]),
+        // libcurl (Debian's libcurl4-openssl-dev): HTTP and HTTPS for the OpenAI-compatible provider;
+        // CCurlOptions wraps its variadic setopt/getinfo, which Swift cannot call.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlOptions", dependencies: ["CCurl"]),
+        // libespeak-ng and PocketSphinx (Debian's libespeak-ng-dev, libpocketsphinx-dev): the offline provider.
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev"])]),
+        .target(name: "AIBudsOfflineAI", dependencies: [
+            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "CEspeakNG", "CPocketSphinx",
+        ]),
+        .target(name: "AIBudsOpenAI", dependencies: [
+            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "CCurl", "CCurlOptions",
+        ]),
+        .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio"]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
+        .testTarget(name: "AIBudsAITests", dependencies: [
+            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
+            "AIBudsOfflineAI", "AIBudsTestKit",
+        ]),
         .testTarget(name: "AIBudsStabilizationTests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBuds", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsSyntheticVideo",
         ]),

@@ -35,6 +35,32 @@ if ((${#missing[@]})); then
     exit 1
   fi
 fi
+# Audio (AIBudsAudio): libopus, libopusfile/libopusenc (Ogg/Opus), libsoxr (resampling),
+# libpulse-simple (playback); espeak-ng and sox make and measure the test speech.
+audio_missing=()
+for lib in opus opusfile libopusenc soxr libpulse-simple; do
+  pkg-config --exists "$lib" 2>/dev/null || audio_missing+=("$lib")
+done
+command -v espeak-ng >/dev/null || audio_missing+=(espeak-ng)
+command -v sox >/dev/null || audio_missing+=(sox)
+if ((${#audio_missing[@]})); then
+  [ "$(id -u)" = 0 ] || { echo "missing audio packages: ${audio_missing[*]}" >&2; exit 1; }
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq \
+    libopus-dev libopusfile-dev libopusenc-dev libogg-dev libsoxr-dev libpulse-dev espeak-ng sox
+fi
+# AI (AIBudsOpenAI, AIBudsOfflineAI): libcurl; espeak-ng, PocketSphinx with its US English
+# model, Apertium with the English-Spanish pair for the offline provider. The OpenAI-compatible
+# servers are PyPI packages in venvs of their own (scripts/ai-servers.sh install).
+ai_missing=()
+for lib in libcurl espeak-ng pocketsphinx; do pkg-config --exists "$lib" 2>/dev/null || ai_missing+=("$lib"); done
+[ -d /usr/share/pocketsphinx/model/en-us/en-us ] || ai_missing+=(pocketsphinx-en-us)
+command -v apertium >/dev/null && [ -d /usr/share/apertium/apertium-eng-spa ] || ai_missing+=(apertium)
+if ((${#ai_missing[@]})); then
+  [ "$(id -u)" = 0 ] || { echo "missing AI packages: ${ai_missing[*]}" >&2; exit 1; }
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq \
+    libcurl4-openssl-dev libespeak-ng-dev espeak-ng libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us \
+    apertium apertium-en-es
+fi
 if [ -x scripts/smpmgr-venv.sh ]; then
   scripts/smpmgr-venv.sh
 fi

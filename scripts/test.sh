@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
+# The local AI servers' venvs (llama.cpp compiles once, cached under ~/.cache/aibuds-ai).
+scripts/ai-servers.sh install
 # Package.swift declares exactly the project modules each target imports.
 python3 scripts/check-deps.py
 # Every warning is an error, so the gate sees every file, also those an incremental build skips

@@ -18,6 +18,13 @@ let registeredCommands: [any CLICommand.Type] = [
     RecordingsWatchCommand.self,
     BenchSMPCommand.self,
     RecordingsBenchCommand.self,
+    AIChatCommand.self,
+    AIRecordCommand.self,
+    AIInterpretCommand.self,
+    AITranslateCommand.self,
+    AISummarizeCommand.self,
+    AITranscribeCommand.self,
+    AISpeakCommand.self,
     LogsCommand.self,
     DashboardCommand.self,
 ]

