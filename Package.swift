@@ -13,6 +13,7 @@ let libraries = [
 /// The observability modules (log store, journald, crash reporter, AI dashboard): library products too.
 let observabilityLibraries = [
     "AIBudsSQLite", "AIBudsLogStore", "AIBudsJournal", "AIBudsCrashReporter", "AIBudsAIDashboard",
+    "AIBudsAIDashboardBridge",
 ]
 
 let package = Package(
@@ -174,6 +175,13 @@ package.targets += [
     .target(name: "AIBudsCrashReporter", dependencies: ["AIBudsSync", "AIBudsLog", "CCrashHandler"]),
     .target(name: "AIBudsAIDashboard", dependencies: [
         "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSQLite",
+    ]),
+    // The AI SDK's session observer feeding the dashboard's recorder.
+    .target(name: "AIBudsAIDashboardBridge", dependencies: [
+        "AIBudsSync", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsAIDashboard",
+    ]),
+    .testTarget(name: "AIBudsAIDashboardBridgeTests", dependencies: [
+        "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAIDashboard", "AIBudsAIDashboardBridge", "AIBudsTestKit",
     ]),
     // A program that installs the crash reporter and crashes in the way its argument names.
     // Linked with --export-dynamic, as an app wanting symbol names for its own code in reports is.

@@ -11,7 +11,8 @@ import Foundation
 public final class AIRecorder: Sendable {
     /// The store records go to.
     public let store: AIRecordStore
-    let logger: any LogService
+    /// Where storage failures are logged (category `dashboard`).
+    public let logger: any LogService
 
     /// A recorder writing into `store`, logging storage failures to `logger`.
     public init(store: AIRecordStore, logger: any LogService = NullLogService()) {
