@@ -25,6 +25,10 @@ for piece in pieces:
 
 project = set(targets)
 IMPORT = re.compile(r'^\s*(?:@[\w()"., ]+\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|typealias)\s+)?(\w+)', re.M)
+# A C target uses a system library when it includes a header that the library's shim.h includes.
+INCLUDE = re.compile(r'^\s*#\s*include\s*<([^>]+)>', re.M)
+shims = {name: set(INCLUDE.findall((root / 'Sources' / name / 'shim.h').read_text()))
+         for name in targets if (root / 'Sources' / name / 'shim.h').exists()}
 problems = []
 for name, declared in sorted(targets.items()):
     folder = next((base / name for base in (root / 'Sources', root / 'Tests') if (base / name).is_dir()), None)
@@ -33,6 +37,9 @@ for name, declared in sorted(targets.items()):
     used = set()
     for path in folder.rglob('*.swift'):
         used |= {module for module in IMPORT.findall(path.read_text()) if module in project}
+    for path in list(folder.rglob('*.c')) + list(folder.rglob('*.h')):
+        included = set(INCLUDE.findall(path.read_text()))
+        used |= {module for module, headers in shims.items() if headers & included}
     used.discard(name)
     for module in sorted(used - declared):
         problems.append(f'{name}: imports {module} but does not declare it')

@@ -15,7 +15,7 @@ public struct AIChatMessage: Sendable, Codable, Equatable {
     /// What was said.
     public var content: String
 
-    /// Makes a message.
+    /// A message from `role` saying `content`.
     public init(role: AIChatRole, content: String) {
         self.role = role
         self.content = content
@@ -43,7 +43,7 @@ public struct AITranscript: Sendable, Codable, Equatable {
     /// The language the engine heard or was told (BCP 47), when it says.
     public var language: String?
 
-    /// Makes a transcript.
+    /// A transcript of `text`; `language` when the engine said which it heard.
     public init(text: String, language: String? = nil) {
         self.text = text
         self.language = language

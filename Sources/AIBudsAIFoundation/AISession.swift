@@ -71,7 +71,7 @@ public struct AIUtteranceSpan: Sendable, Codable, Equatable {
     /// Where its speech ends.
     public var end: Double
 
-    /// Makes a span.
+    /// The span of utterance `index`, from `start` to `end` seconds of input.
     public init(index: Int, start: Double, end: Double) {
         self.index = index
         self.start = start
@@ -103,13 +103,13 @@ public enum AISessionEvent: Sendable, Equatable {
     case finished
     /// The session ended with an error.
     case failed(AIError)
-    /// The session was canceled.
+    /// The session ended through `cancel()`: nothing after this was processed or spoken.
     case canceled
 }
 
 /// What a session produced, once it has ended.
 public struct AISessionResult: Sendable, Equatable {
-    /// The kind of session.
+    /// Which of the three sessions produced it.
     public var kind: AISessionKind
     /// Each utterance's transcript in order.
     public var transcripts: [AITranscript]
@@ -126,7 +126,7 @@ public struct AISessionResult: Sendable, Equatable {
     /// Everything the session heard, 16 kHz mono (AI audio recording only).
     public var recordedAudio: PCMAudio?
 
-    /// Makes a result.
+    /// A result; everything but the kind defaults to empty.
     public init(
         kind: AISessionKind, transcripts: [AITranscript] = [], utterances: [AIUtteranceSpan] = [], replies: [String] = [], translations: [String] = [],
         summary: String? = nil, inputDuration: Double = 0, recordedAudio: PCMAudio? = nil

@@ -5,7 +5,7 @@ import Foundation
 public struct AISessionInfo: Sendable, Equatable {
     /// The session's identifier, unique in the process.
     public var id: UUID
-    /// The kind of session.
+    /// Chat, AI audio recording or simultaneous interpretation.
     public var kind: AISessionKind
     /// The parameters it was started with.
     public var parameters: AISessionParameters
@@ -15,7 +15,7 @@ public struct AISessionInfo: Sendable, Equatable {
     public var providerName: String
     /// The vendor selected when it started.
     public var vendor: String
-    /// When it started.
+    /// The wall-clock time the session started.
     public var startedAt: Date
 
     /// Makes a description.

@@ -31,7 +31,7 @@ public final class AISession: Sendable {
         var stopRequested = false
     }
 
-    /// The kind of session.
+    /// Chat, AI audio recording or simultaneous interpretation (from `info`).
     public var kind: AISessionKind { info.kind }
 
     init(info: AISessionInfo, observers: [any AISessionObserver]) {

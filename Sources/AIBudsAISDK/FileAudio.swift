@@ -6,7 +6,7 @@ import Foundation
 /// A session source that plays a WAV file in chunks, at the speed it was recorded (like a
 /// microphone) or as fast as the session takes it.
 public struct WAVFileAudioSource: AIAudioSource {
-    /// The file.
+    /// The WAV file (16-bit PCM, any rate, mono or stereo).
     public let url: URL
     /// Seconds of audio per chunk.
     public let chunkDuration: Double
@@ -58,7 +58,7 @@ public struct WAVFileAudioSource: AIAudioSource {
 
 /// A session source of audio already in memory, handed out in chunks as fast as it is taken.
 public struct PCMAudioSource: AIAudioSource {
-    /// The audio.
+    /// The audio handed out, in 100 ms chunks.
     public let audio: PCMAudio
     /// What observers see as the device.
     public let deviceInfo: AISessionDeviceInfo

@@ -13,7 +13,7 @@ public final class OfflineAIProvider: AIConnectSDK {
     /// Makes the provider; engines load on first use.
     public init() {}
 
-    /// `offline`.
+    /// `offline`, the name `setAIProvider(named:)` selects it by.
     public var providerName: String { "offline" }
     /// `.none`: chosen by name.
     public var vendor: AIServiceVendor { .none }

@@ -70,7 +70,7 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
     /// Where requests go.
     public let configuration: OpenAICompatibleConfiguration
 
-    /// Makes the provider.
+    /// A provider sending its requests where `configuration` says; nothing connects until a call.
     public init(configuration: OpenAICompatibleConfiguration) {
         self.configuration = configuration
     }
