@@ -13,7 +13,8 @@ public final class AIRecordStore: Sendable {
     public struct Change: Codable, Hashable, Sendable {
         /// The record that changed.
         public var id: Int64
-        /// `created`, `updated` (status, audio), `entry` (a timeline entry added) or `removed`.
+        /// `created`, `updated` (status, audio), `entry` (a timeline entry added), `removed`, or
+        /// `external` (another process changed the store; `id` is 0).
         public var change: String
     }
 
@@ -38,15 +39,22 @@ public final class AIRecordStore: Sendable {
             CREATE TABLE IF NOT EXISTS record (
                 id INTEGER PRIMARY KEY, kind TEXT NOT NULL, device_id TEXT NOT NULL, device_name TEXT NOT NULL,
                 device_json TEXT NOT NULL, parameters_json TEXT NOT NULL, started REAL NOT NULL, ended REAL,
-                status TEXT NOT NULL, error_count INTEGER NOT NULL DEFAULT 0, audio_bytes INTEGER NOT NULL DEFAULT 0);
+                status TEXT NOT NULL, error_count INTEGER NOT NULL DEFAULT 0, audio_bytes INTEGER NOT NULL DEFAULT 0,
+                owner_pid INTEGER NOT NULL DEFAULT 0);
             CREATE TABLE IF NOT EXISTS entry (
                 id INTEGER PRIMARY KEY, record_id INTEGER NOT NULL REFERENCES record(id) ON DELETE CASCADE,
                 time REAL NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL, detail TEXT NOT NULL);
             CREATE INDEX IF NOT EXISTS entry_record ON entry(record_id, id);
             CREATE INDEX IF NOT EXISTS record_started ON record(started);
             """)
-        // A record still running when the process ended did not finish: say so.
-        try database.change("UPDATE record SET status = 'failed', ended = started WHERE status = 'running'")
+        // A record still running when the process recording it ended did not finish: say so.
+        // (Records another live process is making stay running.)
+        for row in try database.query("SELECT id, owner_pid FROM record WHERE status = 'running'") {
+            guard let id = row[0].integer, let owner = row[1].integer else { continue }
+            if owner <= 0 || (kill(pid_t(owner), 0) != 0 && errno == ESRCH) {
+                try database.change("UPDATE record SET status = 'failed', ended = started WHERE id = ?", [.integer(id)])
+            }
+        }
     }
 
     // MARK: - Observing
@@ -70,17 +78,23 @@ public final class AIRecordStore: Sendable {
         for handler in handlers { handler(Change(id: id, change: change)) }
     }
 
+    /// A number that changes whenever another process (another connection to the same files)
+    /// commits a change; the live updates poll it so that sessions recorded elsewhere show too.
+    public func externalVersion() throws -> Int64 {
+        try database.query("PRAGMA data_version").first?.first?.integer ?? 0
+    }
+
     // MARK: - Writing (used by AIRecorder)
 
     func create(kind: AIRecordKind, device: AIRecordDevice, parameters: [String: String], at time: Date) throws -> Int64 {
         let id = try database.insert(
             """
-            INSERT INTO record (kind, device_id, device_name, device_json, parameters_json, started, status)
-            VALUES (?, ?, ?, ?, ?, ?, 'running')
+            INSERT INTO record (kind, device_id, device_name, device_json, parameters_json, started, status, owner_pid)
+            VALUES (?, ?, ?, ?, ?, ?, 'running', ?)
             """,
             [
                 .text(kind.rawValue), .text(device.identifier), .text(device.name), .text(try Self.json(device)),
-                .text(try Self.json(parameters)), .real(time.timeIntervalSince1970),
+                .text(try Self.json(parameters)), .real(time.timeIntervalSince1970), .integer(Int64(getpid())),
             ])
         announce(id, "created")
         try applyRetention()

@@ -259,7 +259,7 @@ enum DashboardPage {
           source.onerror = () => { $("live-status").textContent = "reconnecting…"; $("live-status").classList.remove("on"); };
           source.addEventListener("change", (event) => {
             let id = null;
-            try { id = JSON.parse(event.data).id; } catch (error) { id = null; }
+            try { const change = JSON.parse(event.data); id = change.change === "external" ? null : change.id; } catch (error) { id = null; }
             scheduleRefresh(id);
           });
         }

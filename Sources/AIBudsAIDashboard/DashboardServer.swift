@@ -147,8 +147,9 @@ final class DashboardServer: Sendable {
         }
     }
 
-    /// Server-Sent Events: one `change` event per store change (`{"id":…,"change":…}`), a comment
-    /// line as heartbeat, until the client leaves or the server stops.
+    /// Server-Sent Events: one `change` event per store change (`{"id":…,"change":…}`, also when
+    /// another process changed the store, checked every second), a comment line as heartbeat,
+    /// until the client leaves or the server stops.
     private func streamChanges(to connection: TCPConnection) {
         let pending = Locked<[AIRecordStore.Change]>([])
         let wake = DispatchSemaphore(value: 0)
@@ -163,11 +164,18 @@ final class DashboardServer: Sendable {
         do {
             try connection.write(Array(head.utf8), timeout: Self.writeTimeout)
             var lastWrite = ContinuousClock.now
+            var externalVersion = try? routes.store.externalVersion()
             while !isStopping {
                 _ = wake.wait(timeout: .now() + 1)
-                let changes = pending.withLock { changes in
+                var changes = pending.withLock { changes in
                     defer { changes.removeAll() }
                     return changes
+                }
+                // Another process (an app recording sessions) committed to the same store.
+                let version = try? routes.store.externalVersion()
+                if version != externalVersion {
+                    externalVersion = version
+                    changes.append(AIRecordStore.Change(id: 0, change: "external"))
                 }
                 var text = ""
                 for change in changes {

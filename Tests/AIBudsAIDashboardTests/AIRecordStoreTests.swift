@@ -79,7 +79,7 @@ func tone(seconds: Double = 1, amplitude: Double = 16000) -> [Int16] {
         #expect(try aged.records().isEmpty)
     }
 
-    @Test func recordsSurviveARestartAndUnfinishedOnesCountAsFailed() throws {
+    @Test func recordsSurviveARestartAndUnfinishedOnesOfEndedProcessesCountAsFailed() throws {
         let directory = try makeTemporaryDirectory()
         let id: Int64
         do {
@@ -89,6 +89,13 @@ func tone(seconds: Double = 1, amplitude: Double = 16000) -> [Int16] {
             session.audio(tone(seconds: 0.5))
             id = session.id
         }
+        // This process is alive: its running record stays running for another opener (a viewer).
+        let viewer = try AIRecordStore(directory: directory)
+        #expect(try viewer.record(id)?.summary.status == .running)
+        // The process that recorded it is gone (a pid no process has): it did not finish.
+        let sqlite = try Process.run(
+            URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [directory.appendingPathComponent("records.sqlite").path, "UPDATE record SET owner_pid = 2147483646"])
+        for _ in 0..<1000 where sqlite.isRunning { usleep(10_000) }
         let reopened = try AIRecordStore(directory: directory)
         let detail = try #require(try reopened.record(id))
         #expect(detail.summary.status == .failed)

@@ -143,6 +143,10 @@ let hostileStrings = [
             received.text.contains("event: change\ndata: {\"change\":\"created\",\"id\":\(session.id)}")
                 && received.text.contains("{\"change\":\"entry\",\"id\":\(session.id)}")
         }
+        // A record made by another process (another connection to the same files) is announced too.
+        let elsewhere = try AIRecordStore(directory: dashboard.store.directory)
+        _ = try AIRecorder(store: elsewhere).start(kind: .aiRecording, device: AIRecordDevice(identifier: "e", name: "e"))
+        try await eventually("the external change") { received.text.contains("{\"change\":\"external\",\"id\":0}") }
         connection.shutdown()
     }
 }
