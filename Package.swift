@@ -11,10 +11,16 @@ let libraries = [
     "AIBudsOfflineAI",
 ]
 
+/// The observability modules (log store, journald, crash reporter, AI dashboard): library products too.
+let observabilityLibraries = [
+    "AIBudsSQLite", "AIBudsLogStore", "AIBudsJournal", "AIBudsCrashReporter", "AIBudsAIDashboard",
+    "AIBudsAIDashboardBridge",
+]
+
 let package = Package(
     name: "AIBuds",
     platforms: [.macOS(.v15)],
-    products: libraries.map { .library(name: $0, targets: [$0]) } + [
+    products: (libraries + observabilityLibraries).map { .library(name: $0, targets: [$0]) } + [
         .executable(name: "aibuds", targets: ["aibuds"]),
     ],
     targets: [
@@ -81,6 +87,7 @@ let package = Package(
             "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsAudio", "AIBudsS3",
             "AIBudsLiveCamera", "AIBudsLiveStream",
             "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI", "AIBudsOfflineAI",
+            "AIBudsLogStore", "AIBudsAIDashboard",
         ],
             linkerSettings: [
                 .unsafeFlags(
@@ -188,3 +195,44 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Observability: the production log destinations, the crash reporter and the AI dashboard.
+package.targets += [
+    // SQLite through Debian's libsqlite3 (libsqlite3-dev): the log store and the dashboard's records.
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    // libsystemd (libsystemd-dev): sd_journal_sendv, journald's native protocol with structured fields.
+    .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+    .target(name: "AIBudsSQLite", dependencies: ["AIBudsSync", "CSQLite"]),
+    .target(name: "AIBudsLogStore", dependencies: ["AIBudsSync", "AIBudsLog", "AIBudsSQLite"]),
+    .target(name: "AIBudsJournal", dependencies: ["AIBudsSync", "AIBudsLog", "CSystemd"]),
+    // The fatal-signal handler, in C: only async-signal-safe calls, no Swift runtime in a handler.
+    .target(name: "CCrashHandler"),
+    .target(name: "AIBudsCrashReporter", dependencies: ["AIBudsSync", "AIBudsLog", "CCrashHandler"]),
+    .target(name: "AIBudsAIDashboard", dependencies: [
+        "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSQLite",
+    ]),
+    // The AI SDK's session observer feeding the dashboard's recorder.
+    .target(name: "AIBudsAIDashboardBridge", dependencies: [
+        "AIBudsSync", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsAIDashboard",
+    ]),
+    .testTarget(name: "AIBudsAIDashboardBridgeTests", dependencies: [
+        "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAIDashboard", "AIBudsAIDashboardBridge", "AIBudsTestKit",
+    ]),
+    // A program that installs the crash reporter and crashes in the way its argument names.
+    // Linked with --export-dynamic, as an app wanting symbol names for its own code in reports is.
+    .executableTarget(
+        name: "aibuds-crash-child", dependencies: ["AIBudsLog", "AIBudsCrashReporter"],
+        linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
+    // The log-line cost benchmark (docs/benchmarks.md).
+    .executableTarget(name: "aibuds-bench-log", dependencies: ["AIBudsLog", "AIBudsLogStore", "AIBudsJournal"]),
+    .testTarget(name: "AIBudsObservabilityCLITests", dependencies: [
+        "AIBudsLog", "AIBudsLogStore", "AIBudsAIDashboard", "AIBudsTestKit",
+    ]),
+    .testTarget(name: "AIBudsLogStoreTests", dependencies: [
+        "AIBudsLog", "AIBudsLogStore", "AIBudsJournal", "AIBudsSQLite", "AIBudsTestKit",
+    ]),
+    .testTarget(name: "AIBudsCrashReporterTests", dependencies: ["AIBudsCrashReporter", "AIBudsTestKit"]),
+    .testTarget(name: "AIBudsAIDashboardTests", dependencies: [
+        "AIBudsAIDashboard", "AIBudsNet", "AIBudsTestKit",
+    ]),
+]

@@ -27,7 +27,10 @@ project = set(targets)
 IMPORT = re.compile(r'^\s*(?:@[\w()"., ]+\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|typealias)\s+)?(\w+)', re.M)
 # A C target uses a system library when it includes a header that the library's shim.h includes.
 INCLUDE = re.compile(r'^\s*#\s*include\s*<([^>]+)>', re.M)
-shims = {name: set(INCLUDE.findall((root / 'Sources' / name / 'shim.h').read_text()))
+# The C library's own headers (a shim may include <errno.h> too) say nothing about a system library.
+LIBC = {'errno.h', 'stdint.h', 'stddef.h', 'stdio.h', 'stdlib.h', 'string.h', 'signal.h', 'unistd.h',
+        'fcntl.h', 'time.h', 'stdbool.h', 'stdatomic.h', 'execinfo.h', 'limits.h'}
+shims = {name: set(INCLUDE.findall((root / 'Sources' / name / 'shim.h').read_text())) - LIBC
          for name in targets if (root / 'Sources' / name / 'shim.h').exists()}
 problems = []
 for name, declared in sorted(targets.items()):

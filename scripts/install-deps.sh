@@ -18,6 +18,15 @@ for lib in libavformat libavcodec libswscale libavutil; do
   pkg-config --exists "$lib" 2>/dev/null || missing+=("$lib-dev")
 done
 command -v ffmpeg >/dev/null || missing+=(ffmpeg)
+# Observability: SQLite (log store, dashboard records; sqlite3 reads them in the tests), libsystemd
+# and journald/journalctl (the journal destination), chromium and its driver (the dashboard's
+# browser test).
+pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
+command -v sqlite3 >/dev/null || missing+=(sqlite3)
+pkg-config --exists libsystemd 2>/dev/null || missing+=(libsystemd-dev)
+[ -x /lib/systemd/systemd-journald ] && command -v journalctl >/dev/null || missing+=(systemd)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
 if ((${#missing[@]})); then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"

@@ -33,6 +33,36 @@ public final class LogRedactor: Sendable {
         (try! NSRegularExpression(pattern: pattern), template)
     }
 
+    /// Words at least one of which every pattern above needs (lowercase ASCII).
+    private static let triggerWords: [[UInt8]] = ["bearer", "authorization", "passw", "passphrase", "token", "secret"]
+        .map { Array($0.utf8) }
+
+    /// Whether `text` holds a trigger word in any letter case (or any non-ASCII character): a
+    /// byte scan, since Foundation's `contains` costs microseconds a call on Linux.
+    static func mentionsTriggerWord(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            // Non-ASCII text takes the patterns' path: their case folding matches more than ASCII
+            // (the Kelvin sign for k, the long s for s).
+            if bytes.contains(where: { $0 >= 0x80 }) { return true }
+            guard bytes.count >= 5 else { return false }
+            for start in 0...(bytes.count - 5) {
+                let first = bytes[start] | 0x20
+                guard first == UInt8(ascii: "b") || first == UInt8(ascii: "a") || first == UInt8(ascii: "p")
+                    || first == UInt8(ascii: "t") || first == UInt8(ascii: "s") else { continue }
+                for word in triggerWords where word[0] == first && start + word.count <= bytes.count {
+                    var matches = true
+                    for offset in 1..<word.count where bytes[start + offset] | 0x20 != word[offset] {
+                        matches = false
+                        break
+                    }
+                    if matches { return true }
+                }
+            }
+            return false
+        }
+    }
+
     /// Creates a redactor with no registered secrets.
     public init() {}
 
@@ -59,6 +89,9 @@ public final class LogRedactor: Sendable {
                 text = Self.replacingWhole(secret, in: text)
             }
         }
+        // Every pattern needs one of these words: a message without any (most of them) skips the
+        // regular expressions, which cost tens of microseconds each (docs/benchmarks.md).
+        guard Self.mentionsTriggerWord(text) else { return text }
         for (regex, template) in Self.patterns {
             let range = NSRange(text.startIndex..., in: text)
             text = regex.stringByReplacingMatches(in: text, range: range, withTemplate: template)

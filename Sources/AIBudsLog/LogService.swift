@@ -27,13 +27,17 @@ public struct LogRecord: Sendable, Equatable {
     public var category: String
     /// The message text, with secrets already redacted.
     public var message: String
+    /// The device the message is about (its identifier or name), when there is one; stores index it.
+    public var device: String?
 
-    /// Creates a record of `message` at `level` in `category` (for example `smp`), stamped `date`.
-    public init(date: Date = Date(), level: LogLevel, category: String, message: String) {
+    /// Creates a record of `message` at `level` in `category` (for example `smp`), stamped `date`,
+    /// about `device` when given.
+    public init(date: Date = Date(), level: LogLevel, category: String, message: String, device: String? = nil) {
         self.date = date
         self.level = level
         self.category = category
         self.message = message
+        self.device = device
     }
 }
 
@@ -59,6 +63,13 @@ extension LogService {
     public func log(_ level: LogLevel, _ category: String, _ message: @autoclosure () -> String) {
         guard isLogging(level) else { return }
         log(LogRecord(level: level, category: category, message: message()))
+    }
+
+    /// Builds and records a message about `device` when ``isLogging(_:)`` is true for `level`.
+    @inlinable
+    public func log(_ level: LogLevel, _ category: String, device: String, _ message: @autoclosure () -> String) {
+        guard isLogging(level) else { return }
+        log(LogRecord(level: level, category: category, message: message(), device: device))
     }
 }
 

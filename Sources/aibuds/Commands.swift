@@ -38,4 +38,6 @@ let registeredCommands: [any CLICommand.Type] = [
     AISummarizeCommand.self,
     AITranscribeCommand.self,
     AISpeakCommand.self,
+    LogsCommand.self,
+    DashboardCommand.self,
 ]

@@ -57,3 +57,18 @@ import Testing
         }
     }
 }
+
+@Suite struct RedactionShortcutTests {
+    @Test func triggerWordsAreFoundInAnyCaseAndNonASCIIAlwaysTakesThePatterns() {
+        #expect(LogRedactor.mentionsTriggerWord("Authorization: Basic x"))
+        #expect(LogRedactor.mentionsTriggerWord("the PASSWD is"))
+        #expect(LogRedactor.mentionsTriggerWord("x-Token=1"))
+        #expect(LogRedactor.mentionsTriggerWord("use bearer"))
+        #expect(!LogRedactor.mentionsTriggerWord("chunk 4 of VID_0001.mp4 at offset 8192"))
+        #expect(!LogRedactor.mentionsTriggerWord("pass word tok en"))
+        #expect(LogRedactor.mentionsTriggerWord("café"))
+        // The patterns' case folding: the Kelvin sign stands for k.
+        #expect(LogRedactor().redact("to\u{212A}en=abc").contains("<redacted>"))
+        #expect(LogRedactor().redact("chunk 4 written") == "chunk 4 written")
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// The 16 kHz mono 16-bit PCM WAV files the record store keeps audio in.
+enum WAVFile {
+    static let sampleRate = 16_000
+    static let headerSize = 44
+
+    /// The 44-byte header of a file holding `dataBytes` bytes of samples.
+    static func header(dataBytes: Int) -> [UInt8] {
+        var bytes: [UInt8] = []
+        func text(_ value: String) { bytes += Array(value.utf8) }
+        func u32(_ value: Int) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { bytes += $0 } }
+        func u16(_ value: Int) { withUnsafeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian) { bytes += $0 } }
+        text("RIFF"); u32(36 + dataBytes); text("WAVE")
+        text("fmt "); u32(16); u16(1); u16(1); u32(sampleRate); u32(sampleRate * 2); u16(2); u16(16)
+        text("data"); u32(dataBytes)
+        return bytes
+    }
+
+    /// Appends samples to `url` (created with a header when missing) and rewrites the header's sizes.
+    static func append(_ samples: [Int16], to url: URL) throws {
+        let manager = FileManager.default
+        if !manager.fileExists(atPath: url.path) {
+            guard manager.createFile(atPath: url.path, contents: Data(header(dataBytes: 0))) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+            }
+        }
+        let handle = try FileHandle(forUpdating: url)
+        defer { try? handle.close() }
+        let end = try handle.seekToEnd()
+        let pcm = samples.withUnsafeBytes { raw in Data(raw) }  // little-endian on every Linux target
+        try handle.write(contentsOf: pcm)
+        let dataBytes = Int(end) - headerSize + pcm.count
+        try handle.seek(toOffset: 0)
+        try handle.write(contentsOf: Data(header(dataBytes: dataBytes)))
+    }
+
+    /// The largest absolute sample of each of `buckets` equal slices, from 0 to 1.
+    static func peaks(of url: URL, buckets: Int) throws -> [Double] {
+        let data = try Data(contentsOf: url)
+        guard data.count > headerSize, buckets > 0 else { return [] }
+        let samples: [Int16] = data.withUnsafeBytes { raw in
+            stride(from: headerSize, to: raw.count - 1, by: 2).map {
+                Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0, as: Int16.self))
+            }
+        }
+        guard !samples.isEmpty else { return [] }
+        let per = max(1, (samples.count + buckets - 1) / buckets)
+        return stride(from: 0, to: samples.count, by: per).map { start in
+            let slice = samples[start..<min(start + per, samples.count)]
+            let peak = slice.reduce(0) { max($0, Int($1).magnitude) }
+            return Double(peak) / 32768
+        }
+    }
+}
