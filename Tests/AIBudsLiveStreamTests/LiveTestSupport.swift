@@ -150,10 +150,12 @@ final class RTMPServer: @unchecked Sendable {
         }
     }
 
-    /// Stops nginx (SIGTERM) and waits for it to exit.
+    /// Stops nginx (SIGKILL: a program started from a Swift concurrency thread inherits libdispatch's
+    /// signal mask, in which SIGTERM is blocked, and nginx without a master process never unblocks
+    /// it) and waits for it to exit. nginx writes its recordings frame by frame, so nothing is lost.
     func stop() async {
         guard let program else { return }
-        program.terminate()
+        kill(program.pid, SIGKILL)
         _ = try? await onOwnThread { program.finish() }
         self.program = nil
     }
