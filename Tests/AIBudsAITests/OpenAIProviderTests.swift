@@ -14,10 +14,12 @@ import Testing
 
     @Test func whisperTranscribesSpeech() async throws {
         let provider = try await provider()
-        let wav = try await spokenWAV("The quick brown fox jumps over the lazy dog.", in: try makeTemporaryDirectory())
+        // Whisper tiny.en hears espeak-ng's robotic voice well on plain questions and poorly on
+        // tongue-twisters ("the roundfark lazy nog" for the quick brown fox).
+        let wav = try await spokenWAV("What is the capital of France?", in: try makeTemporaryDirectory())
         let transcript = try await provider.transcribe(try WAVFile.read(from: wav), language: "en")
         let words = Set(transcript.words)
-        #expect(words.isSuperset(of: ["fox", "jumps", "lazy", "dog"]), "got '\(transcript.text)'")
+        #expect(words.isSuperset(of: ["what", "capital", "france"]), "got '\(transcript.text)'")
     }
 
     @Test func chatStreamsTokenByToken() async throws {
