@@ -186,7 +186,7 @@ final class VendorPlugin: AIConnectSDK {
         await #expect(throws: AIError(.canceled)) { try await canceled.result() }
     }
 
-    @Test func aChatFromAFileIsHeardAnsweredAndSpokenByTheLocalServers() async throws {
+    @Test(localAIServersEnabled) func aChatFromAFileIsHeardAnsweredAndSpokenByTheLocalServers() async throws {
         let configuration = try await LocalAIServers.configuration()
         AIBudsAISDK.reset()
         defer { AIBudsAISDK.reset() }

@@ -7,7 +7,7 @@ import Testing
 
 /// The OpenAI-compatible provider against real local servers: llama.cpp's server (SmolLM2-135M),
 /// faster-whisper-server (Whisper tiny.en) and Piper, started once by scripts/ai-servers.sh.
-@Suite(.timeLimit(.minutes(10))) struct OpenAIProviderTests {
+@Suite(localAIServersEnabled, .timeLimit(.minutes(10))) struct OpenAIProviderTests {
     private func provider() async throws -> OpenAICompatibleProvider {
         OpenAICompatibleProvider(configuration: try await LocalAIServers.configuration())
     }

@@ -58,7 +58,10 @@ struct LivePullTests {
             if seen.count == 10 { break }
         }
         puller.stop()
-        #expect(seen.map(\.sequence) == Array(0..<10))
+        // In order from the first frame; a consumer starved by a loaded machine may miss frames the
+        // stream's buffer (the newest 64) let go, so the sequence may skip but never goes back.
+        let sequences = seen.map(\.sequence)
+        #expect(sequences.first == 0 && zip(sequences, sequences.dropFirst()).allSatisfy { $0 < $1 }, "\(sequences)")
         #expect(seen.allSatisfy { $0.stamp != nil && $0.captureTime != nil })
         try emulator.device.stopLiveStream()
         let events = emulator.device.events(since: before).events
