@@ -18,10 +18,10 @@ python3 scripts/check-public-docs.py --self-test
 python3 scripts/check-public-docs.py
 # The suites that run real media servers and encoders (live camera, nginx, the local AI servers,
 # Chromium, SeaweedFS, the fleet's eight emulators) take the cores for seconds at a time; they run
-# after the rest, one test at a time, so that the timing checks of the other suites are not starved.
+# after the rest, so that the timing checks of the other suites are not starved.
 heavy='AIBudsLiveStreamTests|AIBudsAITests|AIBudsAIDashboardTests|AIBudsCrashReporterTests|FleetImportTests|FleetCLITests|S3ImportTests|AIAudioPath'
 swift test --skip-build --parallel --num-workers 2 --skip "$heavy" "${strict[@]}"
-swift test --skip-build --no-parallel --filter "$heavy" "${strict[@]}"
+swift test --skip-build --filter "$heavy" "${strict[@]}"
 scripts/tsan.sh
 if [ -x scripts/fuzz.sh ]; then
   scripts/fuzz.sh --runs "${FUZZ_RUNS:-20000}"
