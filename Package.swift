@@ -4,7 +4,7 @@ import PackageDescription
 /// Every library module is also a library product of the same name, so an app depends on exactly
 /// what it imports.
 let libraries = [
-    "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
+    "AIBudsSync", "AIBudsProcess", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
     "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus", "AIBudsBlueZ",
     "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
     "AIBudsAudio", "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
@@ -25,6 +25,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "AIBudsSync"),
+        .target(name: "CSpawn"),
+        .target(name: "AIBudsProcess", dependencies: ["AIBudsSync", "CSpawn"]),
         .target(name: "AIBudsLog", dependencies: ["AIBudsSync"]),
         .target(name: "AIBudsFoundation", dependencies: ["AIBudsSync", "AIBudsWire"]),
         .systemLibrary(name: "CCrypto"),
@@ -42,7 +44,7 @@ let package = Package(
         ]),
         .target(name: "AIBuds", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
-            "AIBudsTransfer", "AIBudsAudio",
+            "AIBudsTransfer", "AIBudsAudio", "AIBudsProcess",
         ]),
         .target(name: "AIBudsSMP", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
@@ -50,7 +52,7 @@ let package = Package(
         ]),
         .target(name: "AIBudsEmulator", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",
-            "AIBudsAudio",
+            "AIBudsAudio", "AIBudsProcess",
         ]),
         .target(name: "TopStepComKit", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds",
@@ -64,7 +66,7 @@ let package = Package(
         .target(name: "AIBudsS3", dependencies: ["AIBudsDigest", "CCurl", "AIBuds", "AIBudsTransfer"]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsStabilization", "AIBudsBlueZ"]),
         .target(name: "AIBudsTestKit", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBuds", "AIBudsEmulator",
+            "AIBudsSync", "AIBudsProcess", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBuds", "AIBudsEmulator",
             "AIBudsAudio",
         ]),
         // FFmpeg's libraries from Debian (libavformat-dev, libavcodec-dev, libswscale-dev, libavutil-dev).
@@ -85,7 +87,7 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
             "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
             "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsAudio", "AIBudsS3",
-            "AIBudsLiveCamera", "AIBudsLiveStream",
+            "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsProcess",
             "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI", "AIBudsOfflineAI",
             "AIBudsLogStore", "AIBudsAIDashboard",
         ],
@@ -114,7 +116,7 @@ let package = Package(
         // WebRTC's voice activity detector, exported by Debian's libwebrtc-audio-processing.
         .systemLibrary(name: "CWebRTCVAD", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
         .target(name: "AIBudsAudio", dependencies: ["COpus", "COggOpus", "CSoxr", "CPulseSimple", "CWebRTCVAD"]),
-        .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio", "AIBudsProcess", "AIBudsTestKit"]),
         // The AI side: its vocabulary and provider protocol, the SDK core, and its providers.
         .target(name: "AIBudsAIFoundation", dependencies: ["AIBudsFoundation", "AIBudsAudio"]),
         .target(name: "AIBudsAISDK", dependencies: ["AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation"]),
@@ -125,18 +127,20 @@ let package = Package(
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev"])]),
         .target(name: "AIBudsOfflineAI", dependencies: [
-            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "CEspeakNG", "CPocketSphinx",
+            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsProcess", "CEspeakNG", "CPocketSphinx",
         ]),
         .target(name: "AIBudsOpenAI", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "CCurl", "CCurlOptions",
         ]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
+        .testTarget(name: "AIBudsProcessTests", dependencies: ["AIBudsProcess", "AIBudsSync"]),
         .testTarget(name: "AIBudsAITests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
             "AIBudsOfflineAI", "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsStabilizationTests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBuds", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsSyntheticVideo", "AIBudsEmulator",
+            "AIBudsProcess",
         ]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsDigestTests", dependencies: ["AIBudsDigest"]),
@@ -159,7 +163,7 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: [
             "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",
-            "AIBudsEmulator", "AIBudsTestKit", "AIBudsAudio",
+            "AIBudsEmulator", "AIBudsTestKit", "AIBudsAudio", "AIBudsProcess",
         ]),
         .testTarget(name: "TopStepComKitTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
@@ -167,7 +171,7 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds",
-            "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsAudio", "AIBudsS3",
+            "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsAudio", "AIBudsS3", "AIBudsProcess",
         ]),
         // The vendor's media import example must compile unchanged in the Swift 5 language mode too.
         .testTarget(
@@ -233,6 +237,6 @@ package.targets += [
     ]),
     .testTarget(name: "AIBudsCrashReporterTests", dependencies: ["AIBudsCrashReporter", "AIBudsTestKit"]),
     .testTarget(name: "AIBudsAIDashboardTests", dependencies: [
-        "AIBudsAIDashboard", "AIBudsNet", "AIBudsTestKit",
+        "AIBudsAIDashboard", "AIBudsNet", "AIBudsProcess", "AIBudsTestKit",
     ]),
 ]

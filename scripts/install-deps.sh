@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 missing=()
 [ -f /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
 command -v curl >/dev/null || missing+=(curl)
+# gdb: scripts/watchdog.sh prints where a hung test run is blocked.
+command -v gdb >/dev/null || missing+=(gdb)
 [ -f /usr/include/dbus-1.0/dbus/dbus.h ] || missing+=(libdbus-1-dev)
 [ -x /usr/bin/dbus-daemon ] || missing+=(dbus-daemon)
 /usr/bin/python3 -c 'import dbusmock' 2>/dev/null || missing+=(python3-dbusmock)

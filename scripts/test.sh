@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+echo "== dependencies ($(date -u +%T))"
 scripts/install-deps.sh
 # Package.swift declares exactly the project modules each target imports.
 python3 scripts/check-deps.py
@@ -12,22 +13,35 @@ python3 scripts/check-deps.py
 # (a file that compiled once compiled without warnings). The tests build with the same flags, so
 # `swift test` reuses this build.
 strict=(-Xswiftc -warnings-as-errors)
+echo "== build ($(date -u +%T))"
 swift build --build-tests "${strict[@]}"
 # Every public symbol of the library modules has a `///` summary that says something.
 python3 scripts/check-public-docs.py --self-test
 python3 scripts/check-public-docs.py
-# The suites that run real media servers and encoders (live camera, nginx, the local AI servers,
-# Chromium, SeaweedFS, the fleet's emulators) take the cores for seconds at a time and block
-# threads of their own; each runs after the rest in a process of its own (together in one process
-# they starved Swift concurrency's two threads and stalled), so that neither they nor the timing
-# checks of the other suites wait on each other.
+# Three groups, so that no test's timing check waits behind another's work. The ordinary suites
+# run in parallel. The compute-heavy ones (video stabilization, the audio codecs and voice
+# activity models, firmware images) keep both cores busy for a minute and run after them, in
+# parallel among themselves. The suites that run real media servers and encoders (live camera,
+# nginx, the local AI servers, Chromium, SeaweedFS, the fleet's emulators) take the cores for
+# seconds at a time and block threads of their own; each runs last in a process of its own
+# (together in one process they starved Swift concurrency's two threads and stalled).
+compute=(AIBudsStabilizationTests AIBudsAudioTests Firmware Ota)
 heavy=(AIBudsLiveStreamTests AIBudsAITests AIBudsAIDashboardTests AIBudsCrashReporterTests FleetImportTests FleetCLITests
   S3ImportTests AIAudioPath)
-swift test --skip-build --parallel --num-workers 2 --skip "$(IFS='|'; echo "${heavy[*]}")" "${strict[@]}"
+# Each test run has a watchdog: past its limit it prints where the tests' tasks are blocked and
+# fails, rather than running into CI's own limit without a word.
+joined() { local IFS='|'; echo "$*"; }
+echo "== ordinary suites ($(date -u +%T))"
+scripts/watchdog.sh 1200 swift test --skip-build --parallel --num-workers 2 --skip "$(joined "${compute[@]}" "${heavy[@]}")" "${strict[@]}"
+echo "== compute-heavy suites ($(date -u +%T))"
+scripts/watchdog.sh 900 swift test --skip-build --parallel --num-workers 2 --filter "$(joined "${compute[@]}")" "${strict[@]}"
 for suite in "${heavy[@]}"; do
-  swift test --skip-build --filter "$suite" "${strict[@]}"
+  echo "== $suite ($(date -u +%T))"
+  scripts/watchdog.sh 900 swift test --skip-build --filter "$suite" "${strict[@]}"
 done
+echo "== Thread Sanitizer ($(date -u +%T))"
 scripts/tsan.sh
+echo "== fuzzing ($(date -u +%T))"
 if [ -x scripts/fuzz.sh ]; then
   scripts/fuzz.sh --runs "${FUZZ_RUNS:-20000}"
 fi

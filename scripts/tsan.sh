@@ -16,4 +16,4 @@ if [[ "${1:-}" == --filter ]]; then filter="$2"; fi
 tsan=(--sanitize=thread --scratch-path .build/tsan -Xswiftc -warnings-as-errors)
 swift build --build-tests "${tsan[@]}"
 TSAN_OPTIONS="${TSAN_OPTIONS:-second_deadlock_stack=1}" \
-  swift test --skip-build --parallel --num-workers 2 "${tsan[@]}" --filter "$filter" --skip "$skip"
+  scripts/watchdog.sh 1200 swift test --skip-build --parallel --num-workers 2 "${tsan[@]}" --filter "$filter" --skip "$skip"

@@ -203,18 +203,28 @@ struct BlueZConnector: Sendable {
         let current = try await bus.managedObjects()[devicePath]?["org.bluez.Device1"]
         if current?["ServicesResolved"]?.boolValue == true { return }
         guard current != nil else { throw AIBudsError(.peripheralUnavailable, "BlueZ removed \(devicePath) while connecting") }
-        let decisive = await wait(signals, until: deadline) { signal in
-            if signal.member == "InterfacesRemoved" { return signal.body.first?.stringValue == devicePath }
-            guard signal.path == devicePath, signal.member == "PropertiesChanged",
-                let changed = signal.body.dropFirst().first?.propertyMap
-            else { return false }
-            return changed["Connected"]?.boolValue == false || changed["ServicesResolved"]?.boolValue == true
-        }
-        guard let decisive else {
-            throw AIBudsError(.bleCommandExecFailedDueToTimeout, "\(devicePath) did not resolve its services within \(timeout)")
-        }
-        if decisive.member == "InterfacesRemoved" || decisive.body.dropFirst().first?.propertyMap?["Connected"]?.boolValue == false {
-            throw AIBudsError(.peripheralNotConnected, "\(devicePath) disconnected while its services were resolved")
+        while true {
+            let decisive = await wait(signals, until: deadline) { signal in
+                if signal.member == "InterfacesRemoved" { return signal.body.first?.stringValue == devicePath }
+                guard signal.path == devicePath, signal.member == "PropertiesChanged",
+                    let changed = signal.body.dropFirst().first?.propertyMap
+                else { return false }
+                return changed["Connected"]?.boolValue == false || changed["ServicesResolved"]?.boolValue == true
+            }
+            guard let decisive else {
+                throw AIBudsError(.bleCommandExecFailedDueToTimeout, "\(devicePath) did not resolve its services within \(timeout)")
+            }
+            if decisive.member == "InterfacesRemoved" {
+                throw AIBudsError(.peripheralNotConnected, "BlueZ removed \(devicePath) while its services were resolved")
+            }
+            guard decisive.body.dropFirst().first?.propertyMap?["Connected"]?.boolValue == false else { return }
+            // The end of an earlier link, signalled on another bus connection, can arrive after
+            // this link's Connect: the device's present state decides.
+            let now = try await bus.managedObjects()[devicePath]?["org.bluez.Device1"]
+            guard now?["Connected"]?.boolValue == true else {
+                throw AIBudsError(.peripheralNotConnected, "\(devicePath) disconnected while its services were resolved")
+            }
+            if now?["ServicesResolved"]?.boolValue == true { return }
         }
     }
 

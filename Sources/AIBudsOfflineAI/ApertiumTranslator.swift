@@ -1,4 +1,5 @@
 import AIBudsAIFoundation
+import AIBudsProcess
 import Foundation
 
 /// Rule-based machine translation by Apertium (Debian's `apertium` with a language-pair package
@@ -16,32 +17,29 @@ enum ApertiumTranslator {
         let from = codes[source.lowercased()] ?? source
         let to = codes[target.lowercased()] ?? target
         let mode = "\(from)-\(to)"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/apertium")
-        process.arguments = ["-u", mode]
-        // The text goes in through a file, so a long text cannot fill one pipe while apertium waits
-        // on the other.
+        // The text goes in through a file and the complaints come out through one, so a long text
+        // cannot fill one pipe while apertium waits on the other.
         let inputFile = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-apertium-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: inputFile) }
+        let errorFile = inputFile.appendingPathExtension("err")
+        defer {
+            try? FileManager.default.removeItem(at: inputFile)
+            try? FileManager.default.removeItem(at: errorFile)
+        }
         do {
             try Data(text.utf8).write(to: inputFile)
         } catch {
             throw AIError(.fileError, "cannot write apertium's input: \(error)", underlying: error)
         }
-        let output = Pipe(), errors = Pipe()
-        process.standardInput = try FileHandle(forReadingFrom: inputFile)
-        process.standardOutput = output
-        process.standardError = errors
+        let process: ChildProcess
         do {
-            try process.run()
+            process = try ChildProcess("/usr/bin/apertium", ["-u", mode], input: .file(inputFile.path), errors: .file(errorFile.path))
         } catch {
             throw AIError(.engineFailed, "apertium cannot run (Debian package apertium): \(error)", underlying: error)
         }
-        let translated = output.fileHandleForReading.readDataToEndOfFile()
-        let complaint = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let reason = String(decoding: complaint, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let translated = process.standardOutput!.readDataToEndOfFile()
+        let termination = process.waitUntilExit()
+        guard termination.succeeded else {
+            let reason = ((try? String(contentsOf: errorFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             if reason.contains("Mode") || reason.contains("mode") {
                 throw AIError(.invalidParameters, "Apertium has no \(source)→\(target) pair installed (mode \(mode)): \(reason)")
             }

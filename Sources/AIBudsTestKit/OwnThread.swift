@@ -1,3 +1,4 @@
+import AIBudsProcess
 import AIBudsSync
 import Foundation
 
@@ -87,32 +88,23 @@ final class AsyncSemaphore: Sendable {
     }
 }
 
-/// A program started with its output piped to this process; its standard error is read from the
-/// start, so that it never blocks on a full pipe.
-public final class RunningProgram: @unchecked Sendable {
-    // `Process` and `Pipe` are not Sendable: the process is started in `init`, then only signalled
-    // or waited for, and standard output is read by one caller at a time.
-    private let process: Process
-    private let out = Pipe()
+/// A program started with its output piped to this process (through ``ChildProcess``, so it holds
+/// no other test's descriptors and ends on SIGTERM); its standard error is read from the start,
+/// so that it never blocks on a full pipe.
+public final class RunningProgram: Sendable {
+    private let child: ChildProcess
     private let errors: OutputReader
 
     /// The process identifier.
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { child.pid }
     /// Whether the process is still running.
-    public var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { child.isRunning }
 
     /// Starts `executable` with `arguments`, `environment` added to this process's.
     public init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        errors = OutputReader(err.fileHandleForReading)
+        child = try ChildProcess(
+            executable.path, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+        errors = OutputReader(child.standardError!)
     }
 
     /// The next line of standard output with its newline (without one only when the output ends
@@ -120,7 +112,7 @@ public final class RunningProgram: @unchecked Sendable {
     public func readLine() -> String? {
         var line = Data()
         while true {
-            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            let byte = child.standardOutput!.readData(ofLength: 1)
             guard let first = byte.first else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
             line.append(first)
             if first == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
@@ -129,21 +121,31 @@ public final class RunningProgram: @unchecked Sendable {
 
     /// Sends SIGTERM if it is still running.
     public func terminate() {
-        if process.isRunning { process.terminate() }
+        child.terminate()
     }
 
     /// Sends SIGINT if it is still running.
     public func interrupt() {
-        if process.isRunning { process.interrupt() }
+        child.interrupt()
+    }
+
+    /// Sends SIGKILL if it is still running.
+    public func kill() {
+        child.kill()
+    }
+
+    /// Suspends until the program has ended (without reading its output).
+    public func ended() async -> ChildTermination {
+        await child.ended()
     }
 
     /// Reads the rest of both outputs and waits for the exit; `alreadyRead` is put before the rest
     /// of standard output. Blocking, so call it through ``onOwnThread(_:)``.
     public func finish(alreadyRead: String = "") -> ProgramResult {
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let output = child.standardOutput!.readDataToEndOfFile()
+        let termination = child.waitUntilExit()
         return ProgramResult(
-            status: process.terminationStatus, exited: process.terminationReason == .exit,
+            status: termination.status, exited: termination.exited,
             output: Data(alreadyRead.utf8) + output, err: String(decoding: errors.wait(), as: UTF8.self))
     }
 }

@@ -1,5 +1,6 @@
 import AIBuds
 import AIBudsLiveStream
+import AIBudsProcess
 import Foundation
 
 /// `aibuds live view`: pulls the stream and serves the local viewer page.
@@ -77,11 +78,6 @@ struct LiveViewCommand: CLICommand {
         guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
             FileManager.default.isExecutableFile(atPath: "/usr/bin/xdg-open")
         else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xdg-open")
-        process.arguments = [url.absoluteString]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try? process.run()
+        _ = try? ChildProcess("/usr/bin/xdg-open", [url.absoluteString], output: .discard, errors: .discard)
     }
 }

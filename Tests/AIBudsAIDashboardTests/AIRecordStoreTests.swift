@@ -79,7 +79,7 @@ func tone(seconds: Double = 1, amplitude: Double = 16000) -> [Int16] {
         #expect(try aged.records().isEmpty)
     }
 
-    @Test func recordsSurviveARestartAndUnfinishedOnesOfEndedProcessesCountAsFailed() throws {
+    @Test func recordsSurviveARestartAndUnfinishedOnesOfEndedProcessesCountAsFailed() async throws {
         let directory = try makeTemporaryDirectory()
         let id: Int64
         do {
@@ -93,9 +93,9 @@ func tone(seconds: Double = 1, amplitude: Double = 16000) -> [Int16] {
         let viewer = try AIRecordStore(directory: directory)
         #expect(try viewer.record(id)?.summary.status == .running)
         // The process that recorded it is gone (a pid no process has): it did not finish.
-        let sqlite = try Process.run(
-            URL(fileURLWithPath: "/usr/bin/sqlite3"), arguments: [directory.appendingPathComponent("records.sqlite").path, "UPDATE record SET owner_pid = 2147483646"])
-        for _ in 0..<1000 where sqlite.isRunning { usleep(10_000) }
+        let sqlite = try await runProgram(
+            URL(fileURLWithPath: "/usr/bin/sqlite3"), [directory.appendingPathComponent("records.sqlite").path, "UPDATE record SET owner_pid = 2147483646"])
+        #expect(sqlite.status == 0, "\(sqlite.err)")
         let reopened = try AIRecordStore(directory: directory)
         let detail = try #require(try reopened.record(id))
         #expect(detail.summary.status == .failed)

@@ -1,4 +1,5 @@
 import AIBudsNet
+import AIBudsProcess
 import Foundation
 
 /// Debian's chromium driven headless through its chromedriver (W3C WebDriver over HTTP).
@@ -10,7 +11,7 @@ final class WebDriver: @unchecked Sendable {
 
     static let driverPath = "/usr/bin/chromedriver"
     static let browserPath = "/usr/bin/chromium"
-    private let process: Process
+    private let process: ChildProcess
     private let address: SocketAddress
     private let session: String
     private let profile: URL
@@ -26,12 +27,7 @@ final class WebDriver: @unchecked Sendable {
         probe.close()
         address = SocketAddress(host: "127.0.0.1", port: port)
         self.profile = profile
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.driverPath)
-        process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess(Self.driverPath, ["--port=\(port)", "--allowed-ips=127.0.0.1"], output: .discard, errors: .discard)
         let deadline = ContinuousClock.now + .seconds(60)
         while true {
             if let status = try? PlainHTTP.request("GET", address, "/status", timeout: .seconds(5)),
@@ -76,8 +72,7 @@ final class WebDriver: @unchecked Sendable {
     /// Ends the session and the driver (and with them the browser).
     func quit() {
         _ = try? Self.call("DELETE", address, "/session/\(session)", nil)
-        if process.isRunning { process.terminate() }
-        // Not `waitUntilExit`: off the main thread it spins a run loop on Linux.
+        process.terminate()
         for _ in 0..<500 where process.isRunning { usleep(10_000) }
     }
 

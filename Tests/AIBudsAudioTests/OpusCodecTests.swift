@@ -1,4 +1,5 @@
 import AIBudsAudio
+import AIBudsProcess
 import AIBudsTestKit
 import Foundation
 import Testing
@@ -113,16 +114,12 @@ import Testing
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let socket = folder.appendingPathComponent("native")
-        let server = Process()
-        server.executableURL = pulseaudio
-        server.arguments = ["-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit",
-                            "-L", "module-null-sink sink_name=aibuds",
-                            "-L", "module-native-protocol-unix socket=\(socket.path) auth-anonymous=1"]
-        server.environment = ["HOME": folder.path, "XDG_RUNTIME_DIR": folder.path]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer { server.terminate(); server.waitUntilExit() }
+        let server = try ChildProcess(
+            pulseaudio.path, ["-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit",
+                              "-L", "module-null-sink sink_name=aibuds",
+                              "-L", "module-native-protocol-unix socket=\(socket.path) auth-anonymous=1"],
+            environment: ["HOME": folder.path, "XDG_RUNTIME_DIR": folder.path], output: .discard, errors: .discard)
+        defer { server.kill() }
         try await eventually("the PulseAudio socket") { FileManager.default.fileExists(atPath: socket.path) }
         let audio = PCMAudio(sampleRate: 16_000, channels: 1,
                              samples: (0..<8_000).map { Int16(5_000 * sin(Double($0) * 0.1)) })

@@ -1,4 +1,5 @@
 import AIBudsAudio
+import AIBudsTestKit
 import Foundation
 import Testing
 
@@ -33,17 +34,14 @@ import Testing
         }
     }
 
-    @Test func readsWhatSoxWritesWithExtraChunks() throws {
+    @Test func readsWhatSoxWritesWithExtraChunks() async throws {
         let url = tempURL("sox.wav")
         defer { try? FileManager.default.removeItem(at: url) }
         // sox writes WAVE_FORMAT_EXTENSIBLE for stereo and a LIST chunk with a comment.
-        let sox = Process()
-        sox.executableURL = URL(fileURLWithPath: "/usr/bin/sox")
-        sox.arguments = ["-n", "--comment", "odd", "-r", "22050", "-c", "2", "-b", "16", url.path,
-                         "synth", "0.1", "sine", "440"]
-        try sox.run()
-        sox.waitUntilExit()
-        try #require(sox.terminationStatus == 0, "sox must be installed (scripts/install-deps.sh)")
+        let sox = try await runProgram(URL(fileURLWithPath: "/usr/bin/sox"), [
+            "-n", "--comment", "odd", "-r", "22050", "-c", "2", "-b", "16", url.path, "synth", "0.1", "sine", "440",
+        ])
+        try #require(sox.status == 0, "sox must be installed (scripts/install-deps.sh)")
         let audio = try WAVFile.read(from: url)
         #expect(audio.sampleRate == 22_050)
         #expect(audio.channels == 2)

@@ -16,7 +16,7 @@ enum AibudsBinary {
 }
 
 @Suite(.enabled(if: AibudsBinary.url != nil, "the aibuds executable is not built (run swift build first)"),
-       .timeLimit(.minutes(1)))
+       .timeLimit(.minutes(3)))
 struct EmulatorCommandTests {
     @Test func aBadOptionIsAUsageError() async throws {
         let binary = try #require(AibudsBinary.url)

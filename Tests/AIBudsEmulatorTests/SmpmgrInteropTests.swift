@@ -1,6 +1,7 @@
 @testable import AIBudsEmulator
 import AIBudsDigest
 import AIBudsNet
+import AIBudsProcess
 import AIBudsTestKit
 import AIBudsWire
 import Foundation
@@ -49,30 +50,19 @@ enum Smpmgr {
     /// It blocks: tests call it through `onOwnThread`.
     static func run(_ program: URL, _ arguments: [String], input: Data? = nil,
                     timeout: Duration) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = program
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["COLUMNS"] = "250"
         environment["TERM"] = "dumb"
         environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let stdin = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        try process.run()
-        if let input {
-            stdin.fileHandleForWriting.write(input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        let process = try ChildProcess(
+            program.path, arguments, environment: environment, input: input.map { .bytes($0) } ?? .none,
+            output: .capture, errors: .sameAsOutput)
+        let watchdog = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds, execute: watchdog)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = process.standardOutput!.readDataToEndOfFile()
+        let termination = process.waitUntilExit()
         watchdog.cancel()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return (termination.status, String(decoding: data, as: UTF8.self))
     }
 }
 

@@ -9,7 +9,7 @@ import Testing
 /// while needed.
 final class Journald: @unchecked Sendable {
     static let socketPath = "/run/systemd/journal/socket"
-    private var started: Process?
+    private var started: RunningProgram?
 
     init() throws {
         if Self.isListening() { return }
@@ -17,12 +17,7 @@ final class Journald: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: daemon.path) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "systemd-journald is not installed"])
         }
-        let process = Process()
-        process.executableURL = daemon
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        started = process
+        started = try RunningProgram(daemon, [])
     }
 
     /// Whether something accepts datagrams on journald's socket.
@@ -42,25 +37,20 @@ final class Journald: @unchecked Sendable {
         }
     }
 
-    func stop() {
+    /// Ends the journald this suite started, waiting on a thread of its own.
+    func stop() async throws {
         guard let started else { return }
         started.terminate()
-        started.waitUntilExit()
+        _ = try await onOwnThread { started.finish() }
     }
 }
 
 @Suite(.timeLimit(.minutes(2)), .serialized) struct JournaldLogDestinationTests {
     /// The journal entries with `AIBUDS_TEST_RUN=run`, as journalctl prints them in JSON.
-    func entries(run: String) throws -> [[String: Any]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/journalctl")
-        process.arguments = ["--no-pager", "-o", "json", "--all", "AIBUDS_TEST_RUN=\(run)"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+    func entries(run: String) async throws -> [[String: Any]] {
+        let output = try await runProgram(
+            URL(fileURLWithPath: "/usr/bin/journalctl"), ["--no-pager", "-o", "json", "--all", "AIBUDS_TEST_RUN=\(run)"]
+        ).output
         return output.split(separator: UInt8(ascii: "\n")).compactMap {
             try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]
         }
@@ -68,7 +58,16 @@ final class Journald: @unchecked Sendable {
 
     @Test func entriesReachJournaldWithStructuredFields() async throws {
         let journald = try Journald()
-        defer { journald.stop() }
+        do {
+            try await checkEntries()
+        } catch {
+            try await journald.stop()
+            throw error
+        }
+        try await journald.stop()
+    }
+
+    func checkEntries() async throws {
         try await eventually("journald listening on \(Journald.socketPath)", timeout: .seconds(30)) { Journald.isListening() }
         let run = UUID().uuidString.replacingOccurrences(of: "-", with: "")
         let destination = try JournaldLogDestination(identifier: "aibuds-test", extraFields: ["AIBUDS_TEST_RUN": run])
@@ -79,7 +78,7 @@ final class Journald: @unchecked Sendable {
         #expect(destination.failedWriteCount == 0)
         var found: [[String: Any]] = []
         try await eventually("both entries in the journal", timeout: .seconds(30)) {
-            found = try entries(run: run)
+            found = try await entries(run: run)
             return found.count == 2
         }
         let warning = try #require(found.first { $0["AIBUDS_MODULE"] as? String == "smp" })

@@ -33,7 +33,7 @@ import Testing
         #expect(first == LogRecord(date: base, level: .debug, category: "smp", message: "request 1", device: "glasses-1"))
     }
 
-    @Test func recordsSurviveReopeningAndTheRealSQLiteSeesThem() throws {
+    @Test func recordsSurviveReopeningAndTheRealSQLiteSeesThem() async throws {
         let directory = try makeTemporaryDirectory()
         do {
             let store = try makeStore(directory)
@@ -45,15 +45,9 @@ import Testing
         // Debian's sqlite3 program reads the same file: the format is plain SQLite.
         let sqlite3 = URL(fileURLWithPath: "/usr/bin/sqlite3")
         try #require(FileManager.default.isExecutableFile(atPath: sqlite3.path), "sqlite3 is not installed (scripts/install-deps.sh)")
-        let process = Process()
-        process.executableURL = sqlite3
-        process.arguments = [directory.appendingPathComponent("logs/aibuds.sqlite").path, "SELECT module, device FROM log WHERE level = 3"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(output == "smp|buds-2\n")
+        let result = try await runProgram(
+            sqlite3, [directory.appendingPathComponent("logs/aibuds.sqlite").path, "SELECT module, device FROM log WHERE level = 3"])
+        #expect(result.out == "smp|buds-2\n")
     }
 
     @Test func purgesExpiredRecords() throws {

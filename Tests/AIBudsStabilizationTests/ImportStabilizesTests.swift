@@ -1,4 +1,5 @@
 @testable import AIBudsStabilization
+import AIBudsProcess
 import AIBudsSyntheticVideo
 import AIBudsTestKit
 import Foundation
@@ -13,20 +14,18 @@ import Glibc
 @Suite("media import stabilizes")
 struct ImportStabilizesTests {
     /// Starts `aibuds emulator` serving `media`; returns the process and its address once announced.
-    static func startEmulator(media: URL, runtime: URL, lensProfile: URL? = nil) async throws -> (Process, String) {
-        let process = Process()
-        process.executableURL = try StabilizeCommandTests.executable()
-        process.arguments = ["emulator", "--profile", "glasses", "--name", "Stab Glasses", "--listen", "127.0.0.1:0", "--media", media.path]
-            + (lensProfile.map { ["--lens-profile", $0.path] } ?? [])
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": runtime.path]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+    static func startEmulator(media: URL, runtime: URL, lensProfile: URL? = nil) async throws -> (ChildProcess, String) {
+        let process = try ChildProcess(
+            try StabilizeCommandTests.executable().path,
+            ["emulator", "--profile", "glasses", "--name", "Stab Glasses", "--listen", "127.0.0.1:0", "--media", media.path]
+                + (lensProfile.map { ["--lens-profile", $0.path] } ?? []),
+            environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": runtime.path]) { $1 },
+            output: .discard, errors: .discard)
         let folder = runtime.appendingPathComponent("aibuds/devices")
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             for file in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            where file.hasPrefix("\(process.processIdentifier)-") && file.hasSuffix(".json") {
+            where file.hasPrefix("\(process.pid)-") && file.hasSuffix(".json") {
                 if let data = try? Data(contentsOf: folder.appendingPathComponent(file)),
                     let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let address = object["address"] as? String
                 {
@@ -58,10 +57,7 @@ struct ImportStabilizesTests {
         let runtime = clip.folder.appendingPathComponent("runtime")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
         let (emulator, address) = try await Self.startEmulator(media: media, runtime: runtime, lensProfile: clip.lensJSON)
-        defer {
-            emulator.terminate()
-            emulator.waitUntilExit()
-        }
+        defer { emulator.terminate() }
         let environment = ["XDG_RUNTIME_DIR": runtime.path, "XDG_DATA_HOME": runtime.path]
 
         let stabilizedFolder = clip.folder.appendingPathComponent("stabilized")

@@ -1,3 +1,4 @@
+import AIBudsProcess
 import AIBudsTestKit
 import Foundation
 #if canImport(Glibc)
@@ -26,20 +27,17 @@ func runAIBuds(_ arguments: [String], environment: [String: String] = [:]) async
 
 /// An `aibuds emulator` in its own process (so a test can stop it with SIGSTOP).
 struct EmulatorProcess {
-    let process: Process
+    let process: ChildProcess
     let address: String
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
 
     /// Starts the emulator with its announcements under `runtime` and waits until it has announced itself.
     static func start(profile: String, name: String, runtime: URL) async throws -> EmulatorProcess {
-        let process = Process()
-        process.executableURL = try aibudsExecutable()
-        process.arguments = ["emulator", "--profile", profile, "--name", name, "--listen", "127.0.0.1:0"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": runtime.path]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
+        let process = try ChildProcess(
+            try aibudsExecutable().path, ["emulator", "--profile", profile, "--name", name, "--listen", "127.0.0.1:0"],
+            environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": runtime.path]) { $1 },
+            output: .discard, errors: .discard)
+        let pid = process.pid
         let folder = runtime.appendingPathComponent("aibuds/devices")
         var announced: String?
         do {
@@ -81,10 +79,9 @@ struct EmulatorProcess {
     }
 
     /// Ends the emulator (continuing it first if it was stopped); does not wait for its exit,
-    /// which Foundation collects.
+    /// which its reaper thread collects.
     func terminate() {
-        guard process.isRunning else { return }
-        kill(pid, SIGCONT)
+        process.signal(SIGCONT)
         process.terminate()
     }
 }

@@ -1,6 +1,7 @@
 import AIBuds
 import AIBudsDigest
 import AIBudsFoundation
+import AIBudsProcess
 import AIBudsS3
 import AIBudsTestKit
 import Foundation
@@ -125,14 +126,12 @@ struct S3ImportTests {
         let size: UInt64 = 64_000_000
         let fixture = try ImportEmulatorFixture([.video("LONG.mp4", size, sixaxis: false)])
         defer { fixture.stop() }
-        let process = Process()
-        process.executableURL = try aibudsExecutable()
-        process.arguments = ["media", "import", "--device", fixture.address, "--to", "s3://station/kill", "--all", "--json"]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment(fixture, server)) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let arguments = ["media", "import", "--device", fixture.address, "--to", "s3://station/kill", "--all", "--json"]
+        let process = try ChildProcess(
+            try aibudsExecutable().path, arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment(fixture, server)) { $1 },
+            output: .discard, errors: .discard)
+        defer { process.kill() }
         // Kill it once the store holds some of the parts, not all.
         let client = server.client()
         try await eventually("a part of the upload to be stored", timeout: .seconds(150)) {
@@ -145,13 +144,13 @@ struct S3ImportTests {
             let parts = try client.send("GET", bucket: "station", key: key, query: "uploadId=" + S3Client.encodeQueryValue(id))
             return !XMLValues.all("PartNumber", in: parts.body).isEmpty
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.kill()
+        _ = await process.ended()
         #expect(try await server.uploadsInProgress() == 1)
         let partial = try await server.keys(prefix: "kill/")
         #expect(!partial.contains { $0.hasSuffix("/LONG.mp4") }, "the object was complete before the kill: \(partial)")
 
-        let (status, out, err) = try await runAIBuds(process.arguments!, environment: environment(fixture, server))
+        let (status, out, err) = try await runAIBuds(arguments, environment: environment(fixture, server))
         #expect(status == 0, "\(err)")
         let id = try #require(((try json(out))["devices"] as? [[String: Any]])?.first?["device"] as? String)
         #expect(try await server.uploadsInProgress() == 0, "the interrupted upload was not resumed")

@@ -1,3 +1,4 @@
+import AIBudsProcess
 import AIBudsS3
 import AIBudsTestKit
 import Foundation
@@ -31,13 +32,9 @@ final class S3ServerFixture: Sendable {
         let errors = folder.appendingPathComponent("server.err")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let script = Process()
-        script.executableURL = Self.repository.appendingPathComponent("scripts/s3-server.sh")
-        script.arguments = [folder.appendingPathComponent("server").path]
-        script.standardInput = FileHandle.nullDevice
-        script.standardOutput = FileHandle(forWritingAtPath: output.path)
-        script.standardError = FileHandle(forWritingAtPath: errors.path)
-        try script.run()
+        _ = try ChildProcess(
+            Self.repository.appendingPathComponent("scripts/s3-server.sh").path, [folder.appendingPathComponent("server").path],
+            output: .file(output.path), errors: .file(errors.path))
         var line = ""
         try await eventually("SeaweedFS's S3 server to start (scripts/s3-server.sh; its errors: \(errors.path))", timeout: .seconds(150)) {
             line = (try? String(contentsOf: output, encoding: .utf8)) ?? ""

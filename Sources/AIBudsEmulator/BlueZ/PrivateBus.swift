@@ -1,3 +1,4 @@
+import AIBudsProcess
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,7 @@ public final class PrivateBus: @unchecked Sendable {
     /// The bus address (`unix:path=…,guid=…`), for `DBUS_SYSTEM_BUS_ADDRESS` or `--bus`.
     public let address: String
     // Set once in init.
-    private let process: Process
+    private let process: ChildProcess
     private let folder: URL
 
     /// Starts the daemon and waits for its address. Blocks up to 10 seconds: call it off Swift
@@ -34,21 +35,17 @@ public final class PrivateBus: @unchecked Sendable {
               </policy>
             </busconfig>
             """.write(to: config, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: daemon)
-        process.arguments = ["--config-file=\(config.path)", "--print-address=1", "--nofork", "--nopidfile"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let process: ChildProcess
         do {
-            try process.run()
+            process = try ChildProcess(
+                daemon, ["--config-file=\(config.path)", "--print-address=1", "--nofork", "--nopidfile"], errors: .discard)
         } catch {
             throw CocoaError(.executableNotLoadable, userInfo: [NSLocalizedDescriptionKey: "cannot run \(daemon) (Debian's dbus package): \(error)"])
         }
         self.process = process
         var text = Data()
         let deadline = Date().addingTimeInterval(10)
-        let reader = output.fileHandleForReading
+        let reader = process.standardOutput!
         while !text.contains(UInt8(ascii: "\n")), Date() < deadline, process.isRunning {
             let chunk = reader.availableData
             if chunk.isEmpty { break }
@@ -56,7 +53,7 @@ public final class PrivateBus: @unchecked Sendable {
         }
         let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
         guard line.hasPrefix("unix:") else {
-            kill(process.processIdentifier, SIGKILL)
+            process.kill()
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon printed no address"])
         }
         address = line
@@ -66,11 +63,7 @@ public final class PrivateBus: @unchecked Sendable {
 
     /// Ends the daemon and removes its folder. Idempotent.
     public func stop() {
-        if process.isRunning {
-            // SIGKILL: a command that ignores SIGTERM itself (to handle Ctrl-C) passes that on.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        if process.kill() { _ = process.waitUntilExit() }
         try? FileManager.default.removeItem(at: folder)
     }
 }
