@@ -79,10 +79,11 @@ struct StationCommand: CLICommand {
         let target = try FleetImportRunner.destination(destination)
         let runner = FleetImportRunner(
             destination: target.destination, jobs: jobs, devices: watched.count, onlyNew: onlyNew, deleteAfter: deleteAfter, json: json)
-        let stop = AsyncStream.makeStream(of: Void.self)
+        // The sleep between looks, which Ctrl-C cuts short.
+        let sleeping = Locked<Task<Void, Never>?>(nil)
         let interrupt = MediaInterrupt {
             runner.scheduler.cancel()
-            stop.continuation.finish()
+            sleeping.withLock { $0?.cancel() }
         }
         defer { interrupt.remove() }
         runner.start()
@@ -110,11 +111,13 @@ struct StationCommand: CLICommand {
                 }
                 presence[index] = .importing
             }
-            // Sleep one interval, or until Ctrl-C.
-            let sleeper = Task { try? await Task.sleep(for: .seconds(interval)) }
-            let waiter = Task { for await _ in stop.stream {} ; sleeper.cancel() }
+            // Sleep one interval, or until Ctrl-C. (Not a stream that Ctrl-C finishes, waited on
+            // by a task cancelled each round: cancelling the task that iterates an AsyncStream
+            // ends the stream, and every later sleep ended at once, a busy loop.)
+            let sleeper = Task { _ = try? await Task.sleep(for: .seconds(interval)) }
+            sleeping.withLock { $0 = sleeper }
+            if interrupt.wasInterrupted { sleeper.cancel() }
             await sleeper.value
-            waiter.cancel()
         }
         for task in running.values { await task.value }
         // Ctrl-C is how a station stops: the exit status says how the imports went.

@@ -50,10 +50,13 @@ struct DeviceImport: Sendable {
             let transfers = share()
             emit(.started(deviceID: id, files: files, skipped: outcome.skipped, destination: folder, concurrentTransfers: transfers))
             // Files stored in an object store are deleted from the device only once stored.
-            let options = MediaImportOptions(
+            var options = MediaImportOptions(
                 destination: folder, maximumConcurrentTransfers: transfers, ledger: ledger,
                 deletesVerifiedFilesFromDevice: configuration.deletesVerifiedFilesFromDevice && store == nil,
                 reportsProgress: configuration.reportsProgress || store != nil)
+            // The import runs under the lock this device's import holds (taking it again would
+            // wait for ever on this very import).
+            options.destinationLock = lock
             let uploads = store.map { ObjectStoreUploads(store: $0, deviceID: id, parallelism: transfers) }
             for await event in engine.importEvents(files, options: options) {
                 if case .fileFinished(let model, _, nil) = event { uploads?.start(model) }
