@@ -101,7 +101,13 @@ struct LivePullTests {
         let puller = try LiveStreamPuller(url: url, configuration: .init(decodes: false))
         let recorder = LiveStreamRecorder(from: puller, to: file)
         puller.start()
-        try await eventually("60 recorded frames") { recorder.framesWritten >= 60 }
+        do {
+            try await eventually("60 recorded frames") { recorder.framesWritten >= 60 }
+        } catch {
+            // What the puller saw tells a camera that stopped sending from a recorder that stopped writing.
+            Issue.record("\(recorder.framesWritten) frames written; puller \(puller.statistics); recorder failure \(String(describing: recorder.failure))")
+            throw error
+        }
         puller.stop()
         recorder.finish()
         #expect(recorder.failure == nil)
