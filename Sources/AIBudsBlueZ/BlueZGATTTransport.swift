@@ -177,10 +177,12 @@ final class BlueZGATTTransport: SMPTransport {
         if let token { bus.connection.removeSignalHandler(token) }
         valueWrites?.finish()
         // Ends the link as the SDK's disconnect means it; then leaves the bus. A new link to the
-        // device waits for this (PendingDisconnects), so it cannot end that link.
+        // device waits for this (PendingDisconnects), so it cannot end that link. The wait is
+        // long (10 s): BlueZ answers a Disconnect once the link is down, and a new link that gave
+        // up waiting first would be ended by it (a 3 s limit lost that race on a loaded machine).
         let bus = self.bus, devicePath = self.devicePath
         PendingDisconnects.start(bus: bus.connection.address, device: devicePath) {
-            _ = try? await bus.call(devicePath, "org.bluez.Device1", "Disconnect", timeout: .seconds(3), what: "Disconnect")
+            _ = try? await bus.call(devicePath, "org.bluez.Device1", "Disconnect", timeout: .seconds(10), what: "Disconnect")
             bus.close()
         }
     }
