@@ -75,16 +75,8 @@ if [ -x scripts/vqf-venv.sh ]; then
   scripts/vqf-venv.sh
 fi
 
-# Fleet import to S3: libcurl's headers for the CCurl target (S3 requests, SigV4 signing), and
-# the venv with SeaweedFS's S3 server and awscli for the S3 tests and the fleet benchmark.
-if ! pkg-config --exists libcurl 2>/dev/null; then
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq libcurl4-openssl-dev
-  else
-    echo "missing Debian package: libcurl4-openssl-dev (install it with apt-get)" >&2
-    exit 1
-  fi
-fi
+# Fleet import to S3 (libcurl, installed with the AI packages above): the venv with SeaweedFS's S3
+# server and awscli for the S3 tests and the fleet benchmark.
 if [ -x scripts/s3-venv.sh ]; then
   scripts/s3-venv.sh >/dev/null
 fi

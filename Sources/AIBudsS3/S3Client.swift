@@ -87,7 +87,7 @@ public final class S3Client: Sendable {
                             case "GET": break
                             default:
                                 Curl.set(handle, CURLOPT_CUSTOMREQUEST, pointer: methodText)
-                                Curl.set(handle, CURLOPT_POSTFIELDSIZE_LARGE, bytes.count)
+                                Curl.set(handle, CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(bytes.count))
                                 Curl.set(handle, CURLOPT_POSTFIELDS, pointer: bytes.count > 0 ? bytes.baseAddress : UnsafeRawPointer(("" as StaticString).utf8Start))
                             }
                             Curl.set(handle, CURLOPT_WRITEFUNCTION, pointer: unsafeBitCast(ResponseSink.write, to: UnsafeRawPointer.self))

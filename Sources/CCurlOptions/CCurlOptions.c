@@ -4,6 +4,10 @@ CURLcode aibuds_curl_set_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
 }
 
+CURLcode aibuds_curl_set_offset(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
 CURLcode aibuds_curl_set_pointer(CURL *handle, CURLoption option, const void *value) {
     return curl_easy_setopt(handle, option, value);
 }

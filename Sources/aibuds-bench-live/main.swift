@@ -1,25 +1,26 @@
-import AIBudsEmulator
-import AIBudsLiveCamera
-import AIBudsLiveStream
-import AIBudsNet
-import AIBudsWire
 import Foundation
 
-// Smoke: start the camera, pull it, print latencies.
-let camera = LiveCamera(host: "127.0.0.1")
-let format = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "rtsp"
-let transport = CommandLine.arguments.count > 2 ? LiveStreamTransport(rawValue: CommandLine.arguments[2])! : .tcp
-let url = try camera.start(LiveStreamSettings(format: LiveStreamFormat(rawValue: format)!, width: 640, height: 360, fps: 30, bitrateKbps: 2000)) {}
-print("url", url)
-let puller = try LiveStreamPuller(url: URL(string: url)!, configuration: .init(transport: transport))
-puller.onEvent { print("event", $0) }
-puller.onFrame { frame in
-    if frame.sequence % 15 == 0 {
-        print("frame", frame.sequence, frame.stamp as Any, frame.burnedInStamp as Any, frame.latencyMicroseconds as Any)
+// aibuds-bench-live: glass-to-glass latency, CPU and memory of pulling the emulated camera's
+// live stream, the SDK's puller against ffmpeg and GStreamer reading the same URL, in one run.
+//
+//   aibuds-bench-live [--seconds N]             the comparison (scripts/bench-live.sh)
+//   aibuds-bench-live serve rtsp|jpeg           a camera; prints its URL, runs until killed
+//   aibuds-bench-live pull URL tcp|udp SECONDS  the SDK's puller; prints its figures as JSON
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "serve": try BenchServe.run(format: arguments.dropFirst().first ?? "rtsp")
+    case "pull":
+        guard arguments.count == 4, let seconds = Double(arguments[3]) else { throw BenchError("usage: pull URL tcp|udp SECONDS") }
+        try BenchPull.run(url: arguments[1], transport: arguments[2], seconds: seconds)
+    default:
+        var seconds = 10.0
+        if let index = arguments.firstIndex(of: "--seconds"), index + 1 < arguments.count, let value = Double(arguments[index + 1]) {
+            seconds = value
+        }
+        try BenchCompare.run(seconds: seconds)
     }
+} catch {
+    FileHandle.standardError.write(Data("aibuds-bench-live: \(error)\n".utf8))
+    exit(1)
 }
-puller.start()
-Thread.sleep(forTimeInterval: 4)
-puller.stop()
-print(puller.statistics, camera.statistics)
-camera.stop()

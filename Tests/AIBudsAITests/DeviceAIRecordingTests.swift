@@ -1,0 +1,67 @@
+import AIBudsAudio
+import AIBudsTestKit
+import Foundation
+import Testing
+
+/// The AI side end to end from a device, as a wearer uses it: `aibuds ai record --device` against
+/// emulated glasses whose microphone plays espeak-ng speech; the audio crosses the control link as
+/// Opus and is transcribed by the offline provider's PocketSphinx, then summarized.
+@Suite(.timeLimit(.minutes(3))) struct DeviceAIRecordingTests {
+    /// The built `aibuds` beside the test bundle.
+    static let executable: URL? = {
+        let folder = Bundle.main.executableURL?.deletingLastPathComponent()
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidate = folder.appendingPathComponent("aibuds")
+        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
+    }()
+
+    @Test(.enabled(if: executable != nil, "the aibuds executable is not built"))
+    func aRecordingFromTheGlassesMicrophoneIsTranscribedAndSummarized() async throws {
+        let aibuds = try #require(Self.executable)
+        let directory = try makeTemporaryDirectory("ai-device-record")
+        let runtime = directory.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        let environment = ["XDG_RUNTIME_DIR": runtime.path, "XDG_DATA_HOME": runtime.path]
+        // Digits read as words are within PocketSphinx's reach on espeak's voice.
+        let words = ["one", "two", "three", "four", "five", "six", "seven"]
+        let speech = try await synthesizeSpeech(words.joined(separator: " "), speed: 140)
+        let mic = directory.appendingPathComponent("mic.wav")
+        try WAVFile.write(speech, to: mic)
+
+        let emulator = try RunningProgram(aibuds, [
+            "emulator", "--profile", "glasses", "--name", "AI Glasses", "--listen", "127.0.0.1:0", "--mic", mic.path,
+        ], environment: environment)
+        defer { emulator.terminate() }
+        let listening = try await onOwnThread { emulator.readLine() } ?? ""
+        try #require(listening.hasPrefix("listening on udp://"), "the emulator printed '\(listening)'")
+        let address = listening.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "listening on ", with: "")
+
+        let output = directory.appendingPathComponent("meeting")
+        let recorder = try RunningProgram(aibuds, [
+            "ai", "record", "--device", address, "--to", output.path, "--provider", "offline",
+        ], environment: environment)
+        defer { recorder.kill() }
+        // The speech is one utterance: once it is heard, the microphone has played it all.
+        var printed = ""
+        while !printed.contains("heard:") {
+            guard let line = try await onOwnThread({ recorder.readLine() }) else { break }
+            printed += line
+        }
+        try #require(printed.contains("heard:"), "the recording ended without an utterance: \(printed)")
+        // Ctrl-C ends the recording; what was heard is still summarized and written.
+        recorder.interrupt()
+        let heardSoFar = printed
+        let result = try await onOwnThread { recorder.finish(alreadyRead: heardSoFar) }
+        #expect(result.status == 0, "\(result.out)\(result.err)")
+        #expect(result.out.contains("wrote recording.wav"), "\(result.out)")
+
+        let transcript = try String(contentsOf: output.appendingPathComponent("transcript.txt"), encoding: .utf8)
+        let heard = Set(transcript.lowercased().split { !$0.isLetter }.map(String.init)).intersection(words)
+        #expect(heard.count >= 4, "transcript: '\(transcript)'")
+        let recording = try WAVFile.read(from: output.appendingPathComponent("recording.wav"))
+        #expect(recording.sampleRate == 16_000 && recording.channels == 1)
+        #expect(recording.duration >= speech.duration, "recorded \(recording.duration) s of \(speech.duration) s of speech")
+        let summary = try String(contentsOf: output.appendingPathComponent("summary.txt"), encoding: .utf8)
+        #expect(!summary.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
+}
