@@ -47,7 +47,7 @@ mkdir -p "$out" "$modules"
 flags=(-O -sanitize=fuzzer,address -parse-as-library)
 # The protocol code of AIBudsWire (its HTTP folder is not part of these decoders).
 mapfile -t wire < <(find Sources/AIBudsWire/CBOR Sources/AIBudsWire/Codable Sources/AIBudsWire/SMP \
-    Sources/AIBudsWire/Messages Sources/AIBudsWire/Names -name '*.swift' | sort)
+    Sources/AIBudsWire/Messages Sources/AIBudsWire/Names Sources/AIBudsWire/Live -name '*.swift' | sort)
 
 if [[ $make_corpus == 1 ]]; then
     "$swiftc" -O -parse-as-library -module-name MakeCorpus "${wire[@]}" Fuzz/MakeCorpus.swift -o "$out/make-corpus"
