@@ -292,9 +292,10 @@ public final class BlueZStandIn: Sendable {
             }
             return state.heldDisconnects
         }
+        // BlueZ answers a Disconnect once the link is down (Connected false, the GATT objects gone).
         for call in held {
-            call.reply()
             disconnect(reason: "Disconnect")
+            call.reply()
         }
     }
 
@@ -588,8 +589,8 @@ public final class BlueZStandIn: Sendable {
                 return state.holdingDisconnects
             }
             guard !held else { return }
-            call.reply()
             disconnect(reason: "Disconnect")
+            call.reply()
         case "Pair":
             state.withLock { $0.pairCalls += 1 }
             guard powered else {

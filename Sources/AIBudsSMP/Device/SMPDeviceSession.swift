@@ -152,8 +152,17 @@ public final class SMPDeviceSession: DeviceSession {
     public func nextEvents() async throws -> [DeviceStateEvent] {
         let since = state.withLock { $0.eventSeq } ?? 0
         let waitMs = UInt64(eventWait.components.seconds * 1000 + eventWait.components.attoseconds / 1_000_000_000_000_000)
-        let response = try await request(
-            DeviceEventsRequest(since: since, waitMs: waitMs), timeout: eventWait + Self.commandTimeout)
+        let response: DeviceEventsResponse
+        do {
+            response = try await request(DeviceEventsRequest(since: since, waitMs: waitMs), timeout: eventWait + Self.commandTimeout)
+        } catch let failure as AIBudsError where failure.code == .bleCommandExecFailedDueToTimeout {
+            // On a lossy, busy link (the microphone streaming over BLE with datagrams lost) every
+            // copy of a long-poll or of its answer can be lost while the link works: one short
+            // request decides whether the link is lost. The next poll asks from the same event.
+            guard (try? await request(DeviceWorkStateRequest())) != nil else { throw failure }
+            logger.log(.info, "smp", "an events poll got no answer, but the device answers: polling on")
+            return []
+        }
         state.withLock { $0.eventSeq = response.seq }
         return response.events.compactMap { event in
             let mapped = Self.map(event)
