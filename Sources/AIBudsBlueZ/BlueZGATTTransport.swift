@@ -178,8 +178,9 @@ final class BlueZGATTTransport: SMPTransport {
         valueWrites?.finish()
         // Ends the link as the SDK's disconnect means it; then leaves the bus. A new link to the
         // device waits for this (PendingDisconnects), so it cannot end that link. The wait is
-        // long (10 s): BlueZ answers a Disconnect once the link is down, and a new link that gave
-        // up waiting first would be ended by it (a 3 s limit lost that race on a loaded machine).
+        // long (10 s): BlueZ answers a Disconnect once the link is down, which takes a few
+        // connection intervals on a radio, and a new link that stopped waiting first would be
+        // ended by it.
         let bus = self.bus, devicePath = self.devicePath
         PendingDisconnects.start(bus: bus.connection.address, device: devicePath) {
             _ = try? await bus.call(devicePath, "org.bluez.Device1", "Disconnect", timeout: .seconds(10), what: "Disconnect")
