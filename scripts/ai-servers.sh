@@ -119,8 +119,14 @@ start() {
         ((fd > 2)) && eval "exec $fd>&-" 2>/dev/null || true
     done
 
+    # --interrupt_requests False: by default a new request ends the reply being streamed (two
+    # clients at once then both saw a partial transfer, libcurl error 18); queued is right.
+    # --n_batch 1: this portable build evaluates a prompt in batches wrongly; at temperature 0
+    # "What is the capital of France?" came back as "La femme de France, le Grand Croix…" (the
+    # same prompt again, its prefix cached, as "The capital of France is Paris."). One token at a
+    # time costs little for prompts this short.
     setsid "$llama_venv/bin/python" -m llama_cpp.server --model "$gguf" --host 127.0.0.1 --port "$chat_port" \
-        --n_ctx 2048 --n_threads 2 --model_alias smollm2 >"$dir/chat.log" 2>&1 &
+        --n_ctx 2048 --n_threads 2 --n_batch 1 --model_alias smollm2 --interrupt_requests False >"$dir/chat.log" 2>&1 &
     echo $! >"$dir/chat.pid"
     setsid "$whisper_venv/bin/faster-whisper-server" "$whisper_model" --host 127.0.0.1 --port "$whisper_port" \
         >"$dir/transcribe.log" 2>&1 &
