@@ -18,18 +18,19 @@ final class BlueZBus: Sendable {
     /// Connects to the bus at `address` on a thread of its own (libdbus connects and
     /// authenticates synchronously) and subscribes to BlueZ's signals.
     static func open(address: String) async throws -> BlueZBus {
-        let connection: DBusConnection = try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                do throws(DBusError) {
-                    continuation.resume(returning: try DBusConnection(address: address))
-                } catch {
-                    continuation.resume(throwing: BlueZ.sdkError(
-                        DBusError(name: "org.freedesktop.DBus.Error.NoServer", message: error.message),
-                        "no D-Bus bus at \(address)"))
-                }
+        let opened = await runOnOwnThread(name: "aibuds-bluez-connect") { () -> Result<DBusConnection, DBusError> in
+            do throws(DBusError) {
+                return .success(try DBusConnection(address: address))
+            } catch {
+                return .failure(error)
             }
-            thread.name = "aibuds-bluez-connect"
-            thread.start()
+        }
+        let connection: DBusConnection
+        switch opened {
+        case .success(let opened): connection = opened
+        case .failure(let error):
+            throw BlueZ.sdkError(
+                DBusError(name: "org.freedesktop.DBus.Error.NoServer", message: error.message), "no D-Bus bus at \(address)")
         }
         let bus = BlueZBus(connection: connection)
         do throws(DBusError) {

@@ -144,16 +144,12 @@ public final class BlueZStandIn: Sendable {
     /// Connects to the bus at `bus`, owns `org.bluez` there and exports the adapter.
     public func start(bus: String) async throws(DBusError) {
         // libdbus connects and authenticates synchronously: on a thread of its own.
-        let opened = await withCheckedContinuation { (continuation: CheckedContinuation<Result<DBusConnection, DBusError>, Never>) in
-            let thread = Thread {
-                do throws(DBusError) {
-                    continuation.resume(returning: .success(try DBusConnection(address: bus)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
+        let opened = await runOnOwnThread(name: "aibuds-bluez-standin-connect") { () -> Result<DBusConnection, DBusError> in
+            do throws(DBusError) {
+                return .success(try DBusConnection(address: bus))
+            } catch {
+                return .failure(error)
             }
-            thread.name = "aibuds-bluez-standin-connect"
-            thread.start()
         }
         let connection = try opened.get()
         connection.setMethodHandler { [weak self] call in self?.handle(call) }
