@@ -61,10 +61,6 @@ extension FileHandle? {
     /// Everything up to the end, read on a thread of its own; empty for nil.
     fileprivate func readToEnd() async -> Data {
         guard let handle = self else { return Data() }
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
-            let thread = Thread { continuation.resume(returning: handle.readDataToEndOfFile()) }
-            thread.name = "aibuds-child-output"
-            thread.start()
-        }
+        return await runOnOwnThread(name: "aibuds-child-output") { handle.readDataToEndOfFile() }
     }
 }

@@ -12,11 +12,7 @@ import Foundation
 /// Runs blocking `body` on a thread of its own and returns its result, leaving Swift
 /// concurrency's threads free meanwhile.
 public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-        let thread = Thread { continuation.resume(with: Result { try body() }) }
-        thread.name = "aibuds-test-blocking"
-        thread.start()
-    }
+    try await runOnOwnThread(name: "aibuds-test-blocking") { Result { try body() } }.get()
 }
 
 /// What a program run by ``runProgram(_:_:environment:)`` printed, and how it ended.
