@@ -24,6 +24,28 @@ import Testing
         #expect(machine.state == .disconnected)
     }
 
+    @Test func aConnectAskedForWhileDisconnectingStartsOnceTheLinkHasClosed() {
+        var machine = DeviceLifecycle(policy: policy)
+        _ = machine.handle(.connectRequested)
+        _ = machine.handle(.linkOpened(token: 1))
+        _ = machine.handle(.initialized(token: 1))
+        _ = machine.handle(.disconnectRequested)
+        #expect(machine.handle(.connectRequested) == [])
+        #expect(machine.deviceState == .disconnecting)
+        #expect(machine.handle(.linkClosed)
+            == [.notifyDisconnected(nil), .notifyStartConnecting, .openLink(token: 2)])
+        #expect(machine.state == .connecting(reconnectAttempt: 0))
+        #expect(machine.handle(.linkOpened(token: 2)) == [.notifyConnected, .initialize(token: 2)])
+
+        // A second disconnect before the close withdraws the pending connect.
+        _ = machine.handle(.initialized(token: 2))
+        _ = machine.handle(.disconnectRequested)
+        _ = machine.handle(.connectRequested)
+        #expect(machine.handle(.disconnectRequested) == [])
+        #expect(machine.handle(.linkClosed) == [.notifyDisconnected(nil)])
+        #expect(machine.state == .disconnected)
+    }
+
     @Test func firstConnectFailureIsReportedWithoutRetry() {
         var machine = DeviceLifecycle(policy: policy)
         _ = machine.handle(.connectRequested)

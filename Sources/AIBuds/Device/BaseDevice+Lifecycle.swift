@@ -86,9 +86,13 @@ extension BaseDevice {
                 }
                 enqueueNotification(for: action)
             }
-            if rt.lifecycle.state == .disconnected {
+            // A disconnect completes at `disconnected`, or when the closed link restarts at once
+            // for a connect asked for meanwhile (`notifyDisconnected(nil)`).
+            if rt.lifecycle.state == .disconnected || actions.contains(.notifyDisconnected(nil)) {
                 disconnectWaiters = rt.disconnectWaiters
                 rt.disconnectWaiters.removeAll()
+            }
+            if rt.lifecycle.state == .disconnected {
                 if !rt.readyWaiters.isEmpty {
                     readyWaiters += rt.readyWaiters
                     rt.readyWaiters.removeAll()

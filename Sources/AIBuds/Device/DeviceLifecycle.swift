@@ -6,7 +6,8 @@ import Foundation
 /// `connecting → connected → initializing → ready`, `disconnecting → disconnected`, and
 /// `waitingToReconnect` after an unexpected loss when the reconnect policy allows it. Event methods
 /// return the actions the device performs (notify delegates, open or close the link, schedule a
-/// reconnect); I/O happens outside. Every link attempt has a number (`attempt` token), and results of
+/// reconnect); I/O happens outside. A connect asked for while the link is closing starts once it
+/// has closed, so `disconnect()` followed by `connect()` ends connected. Every link attempt has a number (`attempt` token), and results of
 /// an older attempt are ignored, so a late failure cannot tear down a newer connection.
 public struct DeviceLifecycle: Sendable {
     /// Where the device is.
@@ -79,6 +80,8 @@ public struct DeviceLifecycle: Sendable {
     public var policy: ReconnectPolicy
     /// The token of the current link attempt.
     public private(set) var token: UInt64 = 0
+    /// Whether a connect was asked for while disconnecting; it starts when the link has closed.
+    public private(set) var connectAfterClose = false
 
     /// Creates a disconnected lifecycle.
     public init(policy: ReconnectPolicy) {
@@ -114,6 +117,12 @@ public struct DeviceLifecycle: Sendable {
             return startAttempt(reconnectAttempt: 0, notify: true)
         case (.waitingToReconnect, .connectRequested):
             return [.cancelReconnect] + startAttempt(reconnectAttempt: 0, notify: true)
+        case (.disconnecting, .connectRequested):
+            connectAfterClose = true
+            return []
+        case (.disconnecting, .disconnectRequested):
+            connectAfterClose = false
+            return []
         case (_, .connectRequested):
             return []
 
@@ -158,7 +167,9 @@ public struct DeviceLifecycle: Sendable {
 
         case (.disconnecting, .linkClosed):
             state = .disconnected
-            return [.notifyDisconnected(nil)]
+            guard connectAfterClose else { return [.notifyDisconnected(nil)] }
+            connectAfterClose = false
+            return [.notifyDisconnected(nil)] + startAttempt(reconnectAttempt: 0, notify: true)
 
         default:
             return []
