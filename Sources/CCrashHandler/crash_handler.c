@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "crash_handler.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
@@ -26,6 +27,9 @@ static struct sigaction previous_actions[SIGNAL_COUNT];
 static atomic_int installed;
 static atomic_int crashing;
 static char alternate_stack[64 * 1024];
+// The Swift runtime keeps the message of a fatal error (a trap's "Fatal error: ..." text) here
+// just before it traps; NULL when this runtime does not export it.
+static _Atomic(const char *) *swift_fatal_error_message;
 
 // MARK: - Async-signal-safe output
 
@@ -152,6 +156,20 @@ static void write_report(int signal_number, siginfo_t *info) {
     }
     put(fd, getpid() == (pid_t)syscall(SYS_gettid) ? " (main)\n" : " (background)\n");
     put(fd, report_header);
+    const char *fatal_message = swift_fatal_error_message ? atomic_load(swift_fatal_error_message) : NULL;
+    if (fatal_message) {
+        put(fd, "message: ");
+        // One line: the runtime's text ends in a newline; inner ones would break the format.
+        char line[2048];
+        size_t length = strnlen(fatal_message, sizeof(line) - 1);
+        while (length > 0 && fatal_message[length - 1] == '\n') length--;
+        for (size_t index = 0; index < length; index++) {
+            line[index] = fatal_message[index] == '\n' ? ' ' : fatal_message[index];
+        }
+        line[length] = 0;
+        put(fd, line);
+        put(fd, "\n");
+    }
 
     put(fd, "backtrace (crashed thread):\n");
     void *frames[128];
@@ -207,6 +225,9 @@ int crash_handler_install(const char *directory, const char *header) {
     }
     strcpy(report_directory, directory);
     strcpy(report_header, header);
+    typedef _Atomic(const char *) *(*message_buffer_function)(void);
+    message_buffer_function message_buffer = (message_buffer_function)dlsym(RTLD_DEFAULT, "swift_getFatalErrorMessageBuffer");
+    swift_fatal_error_message = message_buffer ? message_buffer() : NULL;
     // backtrace() loads libgcc_s on its first call (which allocates): do it now, not in the handler.
     void *warm[4];
     backtrace(warm, 4);

@@ -47,6 +47,8 @@ func crashChild() throws -> URL {
         #expect(!result.exited && result.status == SIGILL)
         #expect(report.contains("signal: 4 SIGILL (Swift runtime trap"))
         #expect(report.contains("(main)\n"))
+        // The runtime's own words for the trap, as it printed them on stderr.
+        #expect(report.contains("\nmessage: ") && report.contains("Fatal error: Unexpectedly found nil while unwrapping an Optional value\n"), "\(report)")
         expectCommonParts(report, kind: "nil-unwrap")
         // The app's own function is named (the child links with --export-dynamic).
         #expect(report.contains("crash"), "\(report)")
@@ -57,6 +59,7 @@ func crashChild() throws -> URL {
         let (report, result) = try await crash("array-index", in: directory)
         #expect(!result.exited && result.status == SIGILL)
         #expect(report.contains("SIGILL"))
+        #expect(report.contains("Fatal error: Index out of range\n"), "\(report)")
         // The trap is raised from the standard library's assertion machinery.
         #expect(report.contains("libswiftCore.so"))
         expectCommonParts(report, kind: "array-index")
@@ -68,6 +71,7 @@ func crashChild() throws -> URL {
         #expect(!result.exited && result.status == SIGSEGV)
         #expect(report.contains("signal: 11 SIGSEGV (invalid memory access)"))
         #expect(report.contains("address: 0x8\n"))
+        #expect(!report.contains("\nmessage: "))
         expectCommonParts(report, kind: "segv")
     }
 
