@@ -89,7 +89,7 @@ let package = Package(
             "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsAudio", "AIBudsS3",
             "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsProcess",
             "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI", "AIBudsOfflineAI",
-            "AIBudsLogStore", "AIBudsAIDashboard",
+            "AIBudsLogStore", "AIBudsAIDashboard", "AIBudsAIDashboardBridge",
         ],
             linkerSettings: [
                 .unsafeFlags(
@@ -237,6 +237,6 @@ package.targets += [
     ]),
     .testTarget(name: "AIBudsCrashReporterTests", dependencies: ["AIBudsCrashReporter", "AIBudsTestKit"]),
     .testTarget(name: "AIBudsAIDashboardTests", dependencies: [
-        "AIBudsAIDashboard", "AIBudsNet", "AIBudsProcess", "AIBudsTestKit",
+        "AIBudsAIDashboard", "AIBudsAudio", "AIBudsNet", "AIBudsProcess", "AIBudsTestKit",
     ]),
 ]

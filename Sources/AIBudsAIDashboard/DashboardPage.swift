@@ -230,7 +230,14 @@ enum DashboardPage {
               audio.dataset.recordId = String(id);
               audio.src = source;
             }
-            peaks = await getJSON("/api/records/" + id + "/waveform?buckets=" + Math.min(2000, Math.max(100, $("waveform").clientWidth || 800)));
+            // While audio arrives the waveform is fetched at most every 2 s.
+            const now = Date.now();
+            const waveform = $("waveform");
+            if (waveform.dataset.source !== source && (summary.status !== "running" || !(now - Number(waveform.dataset.fetched || 0) < 2000))) {
+              waveform.dataset.source = source;
+              waveform.dataset.fetched = String(now);
+              peaks = await getJSON("/api/records/" + id + "/waveform?buckets=" + Math.min(2000, Math.max(100, waveform.clientWidth || 800)));
+            }
             drawWaveform();
           }
           $("export").href = "/api/records/" + id + "/export";
@@ -245,11 +252,23 @@ enum DashboardPage {
           if (currentId !== null) { await loadDetail(currentId); $("detail").focus(); }
         }
 
+        // Changes are gathered for 150 ms, then the page refreshes once: a throttle, not a
+        // debounce, so a session appending audio many times a second still shows.
+        let pendingAll = false;
+        const pendingIds = new Set();
         function scheduleRefresh(changedId) {
-          clearTimeout(refreshTimer);
+          if (changedId === null) pendingAll = true; else pendingIds.add(String(changedId));
+          if (refreshTimer !== null) return;
           refreshTimer = setTimeout(async () => {
-            await loadList();
-            if (currentId !== null && (changedId === null || String(changedId) === String(currentId))) await loadDetail(currentId);
+            const all = pendingAll, ids = new Set(pendingIds);
+            pendingAll = false;
+            pendingIds.clear();
+            try {
+              await loadList();
+              if (currentId !== null && (all || ids.has(String(currentId)))) await loadDetail(currentId);
+            } finally {
+              refreshTimer = null;
+            }
           }, 150);
         }
 

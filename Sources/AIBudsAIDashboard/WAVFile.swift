@@ -35,21 +35,28 @@ enum WAVFile {
         try handle.write(contentsOf: Data(header(dataBytes: dataBytes)))
     }
 
-    /// The largest absolute sample of each of `buckets` equal slices, from 0 to 1.
+    /// The largest absolute sample of each of `buckets` equal slices, from 0 to 1. One pass over
+    /// the file's bytes, without copying the samples (it runs on every update of a live record).
     static func peaks(of url: URL, buckets: Int) throws -> [Double] {
-        let data = try Data(contentsOf: url)
-        guard data.count > headerSize, buckets > 0 else { return [] }
-        let samples: [Int16] = data.withUnsafeBytes { raw in
-            stride(from: headerSize, to: raw.count - 1, by: 2).map {
-                Int16(littleEndian: raw.loadUnaligned(fromByteOffset: $0, as: Int16.self))
+        let data = try Data(contentsOf: url, options: .alwaysMapped)
+        let count = (data.count - headerSize) / 2
+        guard count > 0, buckets > 0 else { return [] }
+        let per = max(1, (count + buckets - 1) / buckets)
+        var peaks = [Double]()
+        peaks.reserveCapacity((count + per - 1) / per)
+        data.withUnsafeBytes { raw in
+            var index = 0
+            while index < count {
+                let end = min(index + per, count)
+                var peak: UInt16 = 0
+                for sample in index..<end {
+                    let value = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: headerSize + 2 * sample, as: Int16.self))
+                    peak = max(peak, value.magnitude)
+                }
+                peaks.append(Double(peak) / 32768)
+                index = end
             }
         }
-        guard !samples.isEmpty else { return [] }
-        let per = max(1, (samples.count + buckets - 1) / buckets)
-        return stride(from: 0, to: samples.count, by: per).map { start in
-            let slice = samples[start..<min(start + per, samples.count)]
-            let peak = slice.reduce(0) { max($0, Int($1).magnitude) }
-            return Double(peak) / 32768
-        }
+        return peaks
     }
 }

@@ -52,7 +52,8 @@ struct AIDeviceConnection {
             await device.disconnectAndWait()
             throw CommandFailure.failure("\(spec) has no AI audio path (microphone and speaker streams)")
         }
-        return AIDeviceConnection(device: device, audio: audio, name: spec)
+        // The device's own name for records and the dashboard; the address the user gave when it has none.
+        return AIDeviceConnection(device: device, audio: audio, name: device.name.isEmpty ? spec : device.name)
     }
 
     /// The microphone as a source.

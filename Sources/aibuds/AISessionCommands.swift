@@ -11,6 +11,7 @@ struct AISessionOptions {
     var language: String
     var provider: String?
     var json: Bool
+    var records: AISessionRecords
 
     static let help = """
           --device D       take the audio from device D's microphone (and speak on its
@@ -18,10 +19,12 @@ struct AISessionOptions {
           --input FILE     take the audio from a WAV file instead (16-bit PCM)
           --real-time      play --input at the speed it was recorded, as a microphone would
           --language LANG  the spoken language (default en)
+        \(AISessionRecords.help)
         \(AICommandSupport.providerHelp)
         """
 
     init(_ arguments: inout Arguments) throws {
+        records = try AISessionRecords(&arguments)
         device = try arguments.option("--device")
         input = try arguments.option("--input")
         realTime = arguments.flag("--real-time")
@@ -38,6 +41,7 @@ struct AISessionOptions {
     /// microphone (the connection is returned so the command can use its speaker and close it).
     func prepare() async throws -> (source: any AIAudioSource, device: AIDeviceConnection?) {
         try AICommandSupport.select(provider)
+        records.start()
         if let device {
             let connection = try await AIDeviceConnection.open(device)
             return (connection.source, connection)

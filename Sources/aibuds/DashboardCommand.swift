@@ -38,10 +38,7 @@ struct DashboardCommand: CLICommand {
         if let directory = try arguments.option("--data") {
             data = URL(fileURLWithPath: directory)
         } else {
-            let environment = ProcessInfo.processInfo.environment
-            let base = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-                ?? (NSHomeDirectory() + "/.local/share")
-            data = URL(fileURLWithPath: base + "/aibuds/dashboard")
+            data = AISessionRecords.defaultDirectory()
         }
         maxRecords = try arguments.number("--max-records") ?? 1000
         guard maxRecords > 0 else { throw CommandFailure.usage("--max-records takes a positive number") }
