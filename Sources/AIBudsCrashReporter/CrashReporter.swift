@@ -15,7 +15,9 @@ import Foundation
 /// log lines (route logs through ``logDestination``). The handler is C code that makes only
 /// async-signal-safe calls into buffers prepared beforehand; it writes `crash-<seconds>-<pid>.txt`
 /// (through a `.partial` file renamed when complete), then lets the process die of the signal.
-/// Only the crashed thread's backtrace is recorded.
+/// The other threads' backtraces follow the crashed thread's (`other threads:`): the handler sends
+/// each a real-time signal (`SIGRTMAX - 2`, taken only at the crash) whose handler writes its own
+/// backtrace; a thread that does not answer within 100 ms (one blocking that signal) is named only.
 public final class CrashReporter: Sendable {
     /// The one reporter of the process (signal handlers are process-wide).
     public static let shared = CrashReporter()

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "crash_handler.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
@@ -30,6 +31,14 @@ static char alternate_stack[64 * 1024];
 // The Swift runtime keeps the message of a fatal error (a trap's "Fatal error: ..." text) here
 // just before it traps; NULL when this runtime does not export it.
 static _Atomic(const char *) *swift_fatal_error_message;
+// The other threads' backtraces: at a crash the handler sends each thread `dump_signal` in turn
+// (installed only then, so the app keeps every signal until it crashes); that thread's handler
+// writes its own backtrace into the report and says it is done.
+static int dump_signal;
+static atomic_int dump_target;
+static atomic_int dump_done;
+static int dump_fd = -1;
+#define CRASH_HANDLER_MAX_THREADS 64
 
 // MARK: - Async-signal-safe output
 
@@ -104,6 +113,73 @@ static const char *signal_meaning(int signal_number) {
 
 // MARK: - The report
 
+// MARK: - Other threads
+
+static void dump_this_thread(int signal_number) {
+    (void)signal_number;
+    int saved_errno = errno;
+    if ((int)syscall(SYS_gettid) == atomic_load(&dump_target) && dump_fd >= 0) {
+        char name[17] = {0};
+        put(dump_fd, "thread ");
+        put_number(dump_fd, (unsigned long long)syscall(SYS_gettid));
+        if (prctl(PR_GET_NAME, name, 0, 0, 0) == 0) {
+            put(dump_fd, " ");
+            put(dump_fd, name);
+        }
+        put(dump_fd, getpid() == (pid_t)syscall(SYS_gettid) ? " (main):\n" : ":\n");
+        void *frames[64];
+        int count = backtrace(frames, 64);
+        backtrace_symbols_fd(frames, count, dump_fd);
+        atomic_store(&dump_done, 1);
+    }
+    errno = saved_errno;
+}
+
+/// Writes the backtrace of every other thread of the process (at most CRASH_HANDLER_MAX_THREADS,
+/// waiting at most 100 ms for each; a thread that cannot run its handler in time is named only).
+static void write_other_threads(int fd) {
+    put(fd, "other threads:\n");
+    struct sigaction action;
+    memset(&action, 0, sizeof(action));
+    action.sa_handler = dump_this_thread;
+    sigemptyset(&action.sa_mask);
+    if (dump_signal <= 0 || sigaction(dump_signal, &action, NULL) != 0) return;
+    int directory = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (directory < 0) return;
+    pid_t self = (pid_t)syscall(SYS_gettid);
+    dump_fd = fd;
+    char entries[4096];
+    int dumped = 0;
+    long read_bytes;
+    while (dumped < CRASH_HANDLER_MAX_THREADS && (read_bytes = syscall(SYS_getdents64, directory, entries, sizeof(entries))) > 0) {
+        for (long offset = 0; offset < read_bytes && dumped < CRASH_HANDLER_MAX_THREADS;) {
+            struct dirent64 *entry = (struct dirent64 *)(entries + offset);
+            offset += entry->d_reclen;
+            long tid = 0;
+            const char *c = entry->d_name;
+            if (*c < '0' || *c > '9') continue;
+            for (; *c >= '0' && *c <= '9'; c++) tid = tid * 10 + (*c - '0');
+            if (*c != 0 || tid == self) continue;
+            dumped++;
+            atomic_store(&dump_done, 0);
+            atomic_store(&dump_target, (int)tid);
+            if (syscall(SYS_tgkill, getpid(), (pid_t)tid, dump_signal) != 0) continue;
+            for (int wait = 0; wait < 100 && !atomic_load(&dump_done); wait++) {
+                struct timespec millisecond = {.tv_sec = 0, .tv_nsec = 1000000};
+                nanosleep(&millisecond, NULL);
+            }
+            if (!atomic_load(&dump_done)) {
+                put(fd, "thread ");
+                put_number(fd, (unsigned long long)tid);
+                put(fd, ": (no backtrace: it did not answer within 100 ms)\n");
+            }
+        }
+    }
+    atomic_store(&dump_target, 0);
+    dump_fd = -1;
+    close(directory);
+}
+
 static void write_report(int signal_number, siginfo_t *info) {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
@@ -175,6 +251,7 @@ static void write_report(int signal_number, siginfo_t *info) {
     void *frames[128];
     int count = backtrace(frames, 128);
     backtrace_symbols_fd(frames, count, fd);
+    write_other_threads(fd);
 
     put(fd, "devices:\n");
     for (int slot = 0; slot < CRASH_HANDLER_DEVICE_SLOTS; slot++) {
@@ -228,6 +305,8 @@ int crash_handler_install(const char *directory, const char *header) {
     typedef _Atomic(const char *) *(*message_buffer_function)(void);
     message_buffer_function message_buffer = (message_buffer_function)dlsym(RTLD_DEFAULT, "swift_getFatalErrorMessageBuffer");
     swift_fatal_error_message = message_buffer ? message_buffer() : NULL;
+    // A real-time signal no one is likely to use, chosen now (SIGRTMAX is a libc call).
+    dump_signal = SIGRTMAX - 2;
     // backtrace() loads libgcc_s on its first call (which allocates): do it now, not in the handler.
     void *warm[4];
     backtrace(warm, 4);

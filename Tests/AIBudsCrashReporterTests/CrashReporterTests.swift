@@ -93,6 +93,12 @@ func crashChild() throws -> URL {
         #expect(threadLine.split(separator: " ")[1] != pidLine.split(separator: " ")[1])
         // Foundation's thread entry point is on the crashed thread's stack, not main's.
         #expect(report.contains("Foundation6ThreadC4main"))
+        // The other threads' backtraces follow: main's, with the program's entry point on it.
+        let others = try #require(report.components(separatedBy: "other threads:\n").last?.components(separatedBy: "devices:").first)
+        let pid = pidLine.split(separator: " ")[1]
+        let mainSection = try #require(others.components(separatedBy: "thread \(pid) ").dropFirst().first, "\(report)")
+        #expect(mainSection.contains("(main):\n"))
+        #expect(mainSection.contains("aibuds_crash_child_main"), "\(report)")
         expectCommonParts(report, kind: "background-thread")
     }
 
