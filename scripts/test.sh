@@ -7,6 +7,11 @@ cd "$(dirname "$0")/.."
 
 echo "== dependencies ($(date -u +%T))"
 scripts/install-deps.sh
+# The local OpenAI-compatible servers the AI suite talks to (llama.cpp, Whisper, Piper), each in a
+# venv under ~/.cache/aibuds-ai keyed by version: the first llama.cpp build takes 10-30 minutes on
+# two cores, later runs find it built.
+scripts/ai-servers.sh install
+export AIBUDS_AI_SERVERS=1
 # Package.swift declares exactly the project modules each target imports.
 python3 scripts/check-deps.py
 # Every warning is an error, so the gate sees every file, also those an incremental build skips

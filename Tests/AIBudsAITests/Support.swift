@@ -20,9 +20,10 @@ func spokenWAV(_ text: String, voice: String = "en-us", in directory: URL, name:
     return wav
 }
 
-/// The tests against the local OpenAI-compatible servers run when `AIBUDS_AI_SERVERS=1`
-/// (`scripts/ai-servers.sh install` first: llama.cpp compiles for 10-30 minutes on 2 cores); the
-/// whole suite does not set it yet. Without it they are reported as skipped, with this reason.
+/// The tests against the local OpenAI-compatible servers run when `AIBUDS_AI_SERVERS=1`, as the
+/// whole suite (`scripts/test.sh`) sets it after `scripts/ai-servers.sh install` (llama.cpp
+/// compiles for 10-30 minutes on 2 cores, once). A plain `swift test` reports them as skipped,
+/// with this reason.
 let localAIServersEnabled = Testing.ConditionTrait.enabled(
     if: ProcessInfo.processInfo.environment["AIBUDS_AI_SERVERS"] == "1",
     "set AIBUDS_AI_SERVERS=1 to run the tests against the local llama.cpp, Whisper and Piper servers")
