@@ -3,7 +3,8 @@
 # local faster-whisper-server, compared in the same run with faster-whisper called directly in
 # Python on the same model and clips, as a ratio; and the offline provider's PocketSphinx), and
 # the time from the end of a spoken question to the first reply audio of `aibuds ai chat`
-# (p50/p95), with peak memory of the aibuds process and of each server.
+# (p50/p95), from a WAV file and from emulated glasses' microphone to their speaker over the
+# ble link (aibuds bench ai-reply), with peak memory of the aibuds process and of each server.
 #
 # Usage: scripts/bench-ai.sh [RUNS]   (default 5 chat runs; AIBUDS=path to a built aibuds,
 #                                      default .build/release/aibuds, built if missing)
@@ -99,6 +100,8 @@ def pct(p): return v[min(len(v) - 1, int(round(p * (len(v) - 1))))]
 print("latencies (s): " + ", ".join(f"{x:.2f}" for x in v))
 print(f"p50 {pct(0.5):.2f} s, p95 {pct(0.95):.2f} s (includes the 0.6 s of silence that ends an utterance)")
 PY
+echo "== the same on the device: glasses' microphone to their speaker over the ble link ($runs runs)"
+"$aibuds" bench ai-reply --input "$work/question.wav" --runs "$runs" --link ble --provider openai
 for name in chat transcribe speech; do
   pid=$(cat "$work/servers/$name.pid")
   echo "$name server peak RSS: $(awk '/VmHWM/ {printf "%.0f MiB", $2/1024}' /proc/"$pid"/status)"

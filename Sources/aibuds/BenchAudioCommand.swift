@@ -59,25 +59,31 @@ struct BenchAudioCommand: CLICommand {
         }
     }
 
+    /// Starts glasses on loopback in this process, on `clock`, unannounced.
+    static func startEmulator(
+        link: LinkProfile, faults: FaultConfiguration = FaultConfiguration(), microphoneFile: URL? = nil, clock: SharedClock
+    ) throws -> (Emulator, SocketAddress) {
+        var configuration = EmulatorConfiguration()
+        configuration.listen = SocketAddress(host: "127.0.0.1", port: 0)
+        configuration.link = link
+        configuration.faults = faults
+        configuration.announce = false
+        configuration.microphoneFile = microphoneFile
+        do {
+            let emulator = try Emulator(configuration: configuration, clock: clock)
+            return (emulator, try emulator.start())
+        } catch {
+            throw CommandFailure.failure("cannot start the emulator: \(error)")
+        }
+    }
+
     func run() async throws -> ExitCode {
         let clock = SharedClock(origin: .now)
         let rate = PCMAudio.speechSampleRate
         let tone = PCMAudio(sampleRate: rate, channels: 1, samples: (0..<(rate * seconds)).map { index in
             Int16(6_000 * sin(2 * Double.pi * (200 + Double(index % rate) / 20) * Double(index) / Double(rate)))
         })
-        var configuration = EmulatorConfiguration()
-        configuration.listen = SocketAddress(host: "127.0.0.1", port: 0)
-        configuration.link = link
-        configuration.faults = faults
-        configuration.announce = false
-        let emulator: Emulator
-        let address: SocketAddress
-        do {
-            emulator = try Emulator(configuration: configuration, clock: clock)
-            address = try emulator.start()
-        } catch {
-            throw CommandFailure.failure("cannot start the emulator: \(error)")
-        }
+        let (emulator, address) = try Self.startEmulator(link: link, faults: faults, clock: clock)
         defer { emulator.stop() }
         DeviceCommandSupport.initializeSDK()
         let found = try await DeviceCommandSupport.find("udp://\(address)")

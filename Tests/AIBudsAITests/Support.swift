@@ -31,11 +31,20 @@ let localAIServersEnabled = Testing.ConditionTrait.enabled(
 /// The local OpenAI-compatible servers (llama.cpp, faster-whisper-server, Piper), started once
 /// per test process by scripts/ai-servers.sh and stopped by its watcher when the process ends.
 enum LocalAIServers {
-    private static let started = Locked<Task<OpenAICompatibleConfiguration, any Error>?>(nil)
+    private static let started = Locked<Task<(OpenAICompatibleConfiguration, [String: String]), any Error>?>(nil)
 
     /// The servers' configuration; starts them on first use. A server that cannot start fails
     /// the calling test with the script's explanation.
     static func configuration() async throws -> OpenAICompatibleConfiguration {
+        try await servers().0
+    }
+
+    /// The servers' `AIBUDS_AI_*` variables, for an `aibuds` child process; starts them on first use.
+    static func environment() async throws -> [String: String] {
+        try await servers().1
+    }
+
+    private static func servers() async throws -> (OpenAICompatibleConfiguration, [String: String]) {
         let task = started.withLock { task in
             if let task { return task }
             let new = Task { try await start() }
@@ -45,7 +54,7 @@ enum LocalAIServers {
         return try await task.value
     }
 
-    private static func start() async throws -> OpenAICompatibleConfiguration {
+    private static func start() async throws -> (OpenAICompatibleConfiguration, [String: String]) {
         let directory = try makeTemporaryDirectory("ai-servers")
         let script = repositoryRoot.appendingPathComponent("scripts/ai-servers.sh")
         let pid = String(ProcessInfo.processInfo.processIdentifier)
@@ -62,7 +71,7 @@ enum LocalAIServers {
         guard configuration.chatBaseURL != nil, configuration.transcriptionBaseURL != nil, configuration.speechBaseURL != nil else {
             throw ServerStartFailure(message: "scripts/ai-servers.sh printed no server URLs: \(result.out)")
         }
-        return configuration
+        return (configuration, environment)
     }
 
     struct ServerStartFailure: Error, CustomStringConvertible {
