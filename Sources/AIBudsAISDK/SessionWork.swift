@@ -32,6 +32,8 @@ final class SessionWork: Sendable {
     var partialResult: AISessionResult { collected.withLock { $0 } }
 
     func run(source: any AIAudioSource) async throws -> AISessionResult {
+        // `.started` comes first: the listener below may hear speech at once.
+        session.emit(.started)
         let (utterances, utteranceInput) = AsyncThrowingStream.makeStream(of: Utterance.self, throwing: (any Error).self)
         let listener = Task { await self.listen(source, into: utteranceInput) }
         if !session.setListener(listener) { listener.cancel() }
@@ -39,7 +41,6 @@ final class SessionWork: Sendable {
         let speaker = Task { try await self.speak(speech) }
         do {
             try await withTaskCancellationHandler {
-                session.emit(.started)
                 for try await utterance in utterances {
                     try Task.checkCancellation()
                     try await process(utterance, speech: speechInput)
