@@ -10,8 +10,8 @@ import Foundation
 ///
 /// A report is plain text: time, signal and its meaning, the crashed thread (id, name, main or
 /// background), a Swift trap's message (`message: Fatal error: Index out of range`, read from the
-/// buffer the Swift runtime fills before it traps) and the backtrace with the symbol names the dynamic symbol table has, the SDK
-/// version, the state of every device the app described (``setDeviceState(_:for:)``) and the last
+/// buffer the Swift runtime fills before it traps) and the backtrace with the symbol names the
+/// dynamic symbol table has, the SDK version, the state of every device the app described (``setDeviceState(_:for:)``) and the last
 /// log lines (route logs through ``logDestination``). The handler is C code that makes only
 /// async-signal-safe calls into buffers prepared beforehand; it writes `crash-<seconds>-<pid>.txt`
 /// (through a `.partial` file renamed when complete), then lets the process die of the signal.

@@ -340,6 +340,21 @@ extension SDKTests {
             await device.disconnectAndWait()
         }
 
+        @Test func aConnectRightAfterADisconnectEndsConnected() async throws {
+            defer { fixture.remove() }
+            let running = try fixture.start(.earbuds, name: "Quick Buds")
+            defer { running.stop() }
+            initialize { $0.reconnectPolicy = .never }
+            let device = try await fixture.device(named: "Quick Buds")
+            try await device.connectAndWait(ConnectParams())
+            // Asked for while the old link is still closing: it starts once that link has closed.
+            device.disconnect()
+            try await device.connectAndWait(ConnectParams())
+            let info = try #require(device as? DeviceInfoAPI)
+            #expect(try await info.requestQueryBatteryStatus().level.intValue >= 0)
+            await device.disconnectAndWait()
+        }
+
         @Test func storedSMPDevicesRestoreTheirClassAndReconnect() async throws {
             defer { fixture.remove() }
             let running = try fixture.start(.glasses, name: "Stored Glasses")

@@ -7,8 +7,9 @@ import Foundation
 /// `waitingToReconnect` after an unexpected loss when the reconnect policy allows it. Event methods
 /// return the actions the device performs (notify delegates, open or close the link, schedule a
 /// reconnect); I/O happens outside. A connect asked for while the link is closing starts once it
-/// has closed, so `disconnect()` followed by `connect()` ends connected. Every link attempt has a number (`attempt` token), and results of
-/// an older attempt are ignored, so a late failure cannot tear down a newer connection.
+/// has closed, so `disconnect()` followed by `connect()` ends connected. Every link attempt has a
+/// number (`attempt` token), and results of an older attempt are ignored, so a late failure cannot
+/// tear down a newer connection.
 public struct DeviceLifecycle: Sendable {
     /// Where the device is.
     public enum State: Sendable, Equatable {
