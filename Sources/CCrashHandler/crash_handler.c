@@ -111,22 +111,27 @@ static const char *signal_meaning(int signal_number) {
     }
 }
 
-// MARK: - The report
+// MARK: - Threads
 
-// MARK: - Other threads
+/// Writes the calling thread's id and name, then " (main)" or " (background)".
+static void put_this_thread(int fd) {
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    put_number(fd, (unsigned long long)tid);
+    char name[17] = {0};
+    if (prctl(PR_GET_NAME, name, 0, 0, 0) == 0) {
+        put(fd, " ");
+        put(fd, name);
+    }
+    put(fd, getpid() == tid ? " (main)" : " (background)");
+}
 
 static void dump_this_thread(int signal_number) {
     (void)signal_number;
     int saved_errno = errno;
     if ((int)syscall(SYS_gettid) == atomic_load(&dump_target) && dump_fd >= 0) {
-        char name[17] = {0};
         put(dump_fd, "thread ");
-        put_number(dump_fd, (unsigned long long)syscall(SYS_gettid));
-        if (prctl(PR_GET_NAME, name, 0, 0, 0) == 0) {
-            put(dump_fd, " ");
-            put(dump_fd, name);
-        }
-        put(dump_fd, getpid() == (pid_t)syscall(SYS_gettid) ? " (main):\n" : ":\n");
+        put_this_thread(dump_fd);
+        put(dump_fd, ":\n");
         void *frames[64];
         int count = backtrace(frames, 64);
         backtrace_symbols_fd(frames, count, dump_fd);
@@ -180,6 +185,8 @@ static void write_other_threads(int fd) {
     close(directory);
 }
 
+// MARK: - The report
+
 static void write_report(int signal_number, siginfo_t *info) {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
@@ -224,13 +231,8 @@ static void write_report(int signal_number, siginfo_t *info) {
     put(fd, "\npid: ");
     put(fd, pid);
     put(fd, "\nthread: ");
-    put_number(fd, (unsigned long long)syscall(SYS_gettid));
-    char thread_name[17] = {0};
-    if (prctl(PR_GET_NAME, thread_name, 0, 0, 0) == 0) {
-        put(fd, " ");
-        put(fd, thread_name);
-    }
-    put(fd, getpid() == (pid_t)syscall(SYS_gettid) ? " (main)\n" : " (background)\n");
+    put_this_thread(fd);
+    put(fd, "\n");
     put(fd, report_header);
     const char *fatal_message = swift_fatal_error_message ? atomic_load(swift_fatal_error_message) : NULL;
     if (fatal_message) {
