@@ -19,7 +19,8 @@ struct BenchAIReplyCommand: CLICommand {
         speaker: transcription, the streamed reply, its speech. It measures, on the device's
         clock, from the end of the question's speech in the microphone stream (as the voice
         activity detector placed it) to the first reply frame the device's speaker played.
-        Prints every run, p50 and p95, and peak memory. The provider needs a chat model
+        Prints every run, p50 and p95, and peak memory (one JSON object with --json). The
+        provider needs a chat model
         (--provider openai with AIBUDS_AI_* set; scripts/ai-servers.sh starts local ones).
 
         options:
@@ -33,6 +34,7 @@ struct BenchAIReplyCommand: CLICommand {
     let runs: Int
     let link: LinkProfile
     let provider: String?
+    let json: Bool
 
     init(_ arguments: inout Arguments) throws {
         guard let input = try arguments.option("--input") else { throw CommandFailure.usage("--input QUESTION.wav is required") }
@@ -44,7 +46,7 @@ struct BenchAIReplyCommand: CLICommand {
         }
         self.link = link
         provider = try AICommandSupport.providerOption(&arguments)
-        _ = arguments.flag("--json")
+        json = arguments.flag("--json")
         try arguments.finish()
         guard (1...100).contains(runs) else { throw CommandFailure.usage("--runs must be 1 to 100") }
         guard FileManager.default.fileExists(atPath: input) else { throw CommandFailure.usage("\(input): no such file") }
@@ -57,15 +59,19 @@ struct BenchAIReplyCommand: CLICommand {
         for run in 1...runs {
             let latency = try await measure()
             latencies.append(latency)
-            CLI.say(String(format: "run %d: %.3f s", run, latency))
+            if !json { CLI.say(String(format: "run %d: %.3f s", run, latency)) }
         }
-        let sorted = latencies.sorted()
-        func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))] }
-        CLI.say(String(format: "link %@, %d runs: end of speech to first reply audio on the device p50 %.2f s, p95 %.2f s",
-                       link.rawValue, runs, percentile(0.5), percentile(0.95)))
+        let p50 = BenchAudioCommand.percentile(latencies, 0.5), p95 = BenchAudioCommand.percentile(latencies, 0.95)
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        CLI.say("peak memory \(usage.ru_maxrss / 1024) MiB")
+        if json {
+            try AICommandSupport.printJSONLine(Summary(
+                link: link.rawValue, seconds: latencies, p50: p50, p95: p95, peakMemoryMiB: Int(usage.ru_maxrss / 1024)))
+        } else {
+            CLI.say(String(format: "link %@, %d runs: end of speech to first reply audio on the device p50 %.2f s, p95 %.2f s",
+                           link.rawValue, runs, p50, p95))
+            CLI.say("peak memory \(usage.ru_maxrss / 1024) MiB")
+        }
         return .ok
     }
 
@@ -116,7 +122,16 @@ struct BenchAIReplyCommand: CLICommand {
         guard let microphoneStart, let speechEnd else { throw CommandFailure.failure("no end of speech was detected in \(input.path)") }
         guard let firstPlayout else { throw CommandFailure.failure("the device's speaker played nothing within 10 s of the reply") }
         let end = microphoneStart + .milliseconds(Int64((speechEnd * 1000).rounded()))
-        let (seconds, atto) = (firstPlayout - end).components
-        return Double(seconds) + Double(atto) / 1e18
+        return BenchAudioCommand.ms(firstPlayout - end) / 1000
+    }
+
+    /// The `--json` output.
+    struct Summary: Encodable {
+        var link: String
+        /// Each run's latency, in seconds.
+        var seconds: [Double]
+        var p50: Double
+        var p95: Double
+        var peakMemoryMiB: Int
     }
 }

@@ -147,12 +147,14 @@ struct BenchAudioCommand: CLICommand {
         return .ok
     }
 
-    private static func ms(_ duration: Duration) -> Double {
+    /// `duration` in milliseconds.
+    static func ms(_ duration: Duration) -> Double {
         let (seconds, atto) = duration.components
         return Double(seconds) * 1000 + Double(atto) / 1e15
     }
 
-    private static func percentile(_ values: [Double], _ p: Double) -> Double {
+    /// The `p` quantile of `values` (nearest rank below), 0 for none.
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * p))]

@@ -13,13 +13,14 @@ import Testing
         let question = try await spokenWAV("What is the capital of France?", in: directory, name: "question")
         let environment = try await LocalAIServers.environment()
         let result = try await runProgram(aibuds, [
-            "bench", "ai-reply", "--input", question.path, "--runs", "1", "--link", "ble", "--provider", "openai",
+            "bench", "ai-reply", "--input", question.path, "--runs", "1", "--link", "ble", "--provider", "openai", "--json",
         ], environment: environment)
         #expect(result.status == 0, "\(result.out)\(result.err)")
-        let line = try #require(result.out.split(separator: "\n").first { $0.hasPrefix("run 1: ") }, "\(result.out)")
-        let seconds = try #require(Double(line.dropFirst("run 1: ".count).dropLast(" s".count)), "\(line)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any], "\(result.out)")
+        let seconds = try #require(summary["seconds"] as? [Double], "\(result.out)")
+        #expect(seconds.count == 1 && summary["link"] as? String == "ble")
         // After the end of speech the recognizer waits for 0.6 s of silence; the reply cannot be earlier.
-        #expect(seconds > 0.6, "\(line)")
-        #expect(result.out.contains("end of speech to first reply audio on the device p50"))
+        #expect(seconds.allSatisfy { $0 > 0.6 }, "\(result.out)")
+        #expect(summary["p50"] as? Double == seconds.first)
     }
 }
