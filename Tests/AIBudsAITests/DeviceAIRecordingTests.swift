@@ -64,4 +64,35 @@ import Testing
         let summary = try String(contentsOf: output.appendingPathComponent("summary.txt"), encoding: .utf8)
         #expect(!summary.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
     }
+    @Test(.enabled(if: executable != nil, "the aibuds executable is not built"))
+    func sessionsAreRecordedForTheDashboardUnlessTurnedOff() async throws {
+        let aibuds = try #require(Self.executable)
+        let directory = try makeTemporaryDirectory("ai-records")
+        let speech = try await spokenWAV("one two three", in: directory, name: "speech")
+        func record(_ options: [String], home: URL) async throws -> ProgramResult {
+            try await runProgram(aibuds, [
+                "ai", "record", "--input", speech.path, "--to", directory.appendingPathComponent("out").path, "--provider", "offline",
+            ] + options, environment: ["XDG_DATA_HOME": home.path, "XDG_RUNTIME_DIR": directory.path])
+        }
+
+        // By default the session goes where `aibuds dashboard` looks.
+        let home = directory.appendingPathComponent("home")
+        let recorded = try await record([], home: home)
+        #expect(recorded.status == 0, "\(recorded.out)\(recorded.err)")
+        let exported = directory.appendingPathComponent("export")
+        let export = try await runProgram(
+            aibuds, ["dashboard", "--export", exported.path], environment: ["XDG_DATA_HOME": home.path])
+        #expect(export.status == 0 && export.out.contains("exported 1 records"), "\(export.out)\(export.err)")
+        let records = try JSONSerialization.jsonObject(with: Data(contentsOf: exported.appendingPathComponent("records.json"))) as? [[String: Any]]
+        let summary = try #require(records?.first?["summary"] as? [String: Any])
+        #expect(summary["kind"] as? String == "ai-recording" && summary["status"] as? String == "finished", "\(summary)")
+
+        // --no-records leaves no store behind; --records with --no-records is a usage error.
+        let quiet = directory.appendingPathComponent("quiet")
+        let unrecorded = try await record(["--no-records"], home: quiet)
+        #expect(unrecorded.status == 0, "\(unrecorded.err)")
+        #expect(!FileManager.default.fileExists(atPath: quiet.appendingPathComponent("aibuds/dashboard").path))
+        let both = try await record(["--no-records", "--records", quiet.path], home: quiet)
+        #expect(both.status == 64, "\(both.err)")
+    }
 }
