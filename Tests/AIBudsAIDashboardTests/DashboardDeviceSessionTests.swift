@@ -9,12 +9,7 @@ import Testing
 /// its audio playable.
 @Suite(.timeLimit(.minutes(5)), .serialized) struct DashboardDeviceSessionTests {
     /// The built `aibuds` beside the test bundle.
-    static let executable: URL? = {
-        let folder = Bundle.main.executableURL?.deletingLastPathComponent()
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidate = folder.appendingPathComponent("aibuds")
-        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
-    }()
+    static let executable: URL? = builtProduct("aibuds")
 
     func waitFor(_ browser: WebDriver, _ what: String, _ script: String) async throws {
         try await eventually(what, timeout: .seconds(90)) {

@@ -8,12 +8,7 @@ import Testing
 /// Opus and is transcribed by the offline provider's PocketSphinx, then summarized.
 @Suite(.timeLimit(.minutes(3))) struct DeviceAIRecordingTests {
     /// The built `aibuds` beside the test bundle.
-    static let executable: URL? = {
-        let folder = Bundle.main.executableURL?.deletingLastPathComponent()
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidate = folder.appendingPathComponent("aibuds")
-        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
-    }()
+    static let executable: URL? = builtProduct("aibuds")
 
     @Test(.enabled(if: executable != nil, "the aibuds executable is not built"))
     func aRecordingFromTheGlassesMicrophoneIsTranscribedAndSummarized() async throws {

@@ -4,17 +4,7 @@ import Foundation
 import Testing
 
 /// The `aibuds-crash-child` program built next to the test bundle.
-func crashChild() throws -> URL {
-    let candidates = [
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("aibuds-crash-child"),
-        Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("aibuds-crash-child"),
-        URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/aibuds-crash-child"),
-    ]
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "aibuds-crash-child is not built"])
-    }
-    return found
-}
+func crashChild() throws -> URL { try requireBuiltProduct("aibuds-crash-child") }
 
 @Suite(.timeLimit(.minutes(3))) struct CrashReporterTests {
     /// Crashes the child in `kind`'s way and returns the one report it left and how it ended.

@@ -7,12 +7,7 @@ import Testing
 
 /// The built `aibuds` executable beside the test bundle, when it has been built.
 enum AibudsBinary {
-    static let url: URL? = {
-        let folder = Bundle.main.executableURL?.deletingLastPathComponent()
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidate = folder.appendingPathComponent("aibuds")
-        return FileManager.default.isExecutableFile(atPath: candidate.path) ? candidate : nil
-    }()
+    static let url: URL? = builtProduct("aibuds")
 }
 
 @Suite(.enabled(if: AibudsBinary.url != nil, "the aibuds executable is not built (run swift build first)"),

@@ -6,17 +6,7 @@ import Foundation
 import Testing
 
 /// The `aibuds` executable built next to the test bundle.
-func aibuds() throws -> URL {
-    let candidates = [
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("aibuds"),
-        Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("aibuds"),
-        URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/aibuds"),
-    ]
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the aibuds executable is not built"])
-    }
-    return found
-}
+func aibuds() throws -> URL { try requireBuiltProduct("aibuds") }
 
 @Suite(.timeLimit(.minutes(3))) struct ObservabilityCLITests {
     @Test func logsQueriesExportsAndPurges() async throws {

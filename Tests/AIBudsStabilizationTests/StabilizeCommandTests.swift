@@ -8,17 +8,7 @@ import Testing
 @Suite("aibuds stabilize")
 struct StabilizeCommandTests {
     /// The `aibuds` executable built next to the test bundle.
-    static func executable() throws -> URL {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("aibuds"),
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("aibuds"),
-            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/aibuds"),
-        ]
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the aibuds executable is not built"])
-        }
-        return found
-    }
+    static func executable() throws -> URL { try requireBuiltProduct("aibuds") }
 
     @Test("stabilizes a clip with its sidecars and reports JSON; refuses bad options and bad logs")
     func stabilizes() async throws {

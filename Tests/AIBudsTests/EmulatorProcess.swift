@@ -6,17 +6,7 @@ import Glibc
 #endif
 
 /// The `aibuds` executable built next to the test bundle.
-func aibudsExecutable() throws -> URL {
-    let candidates = [
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("aibuds"),
-        Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("aibuds"),
-        URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/aibuds"),
-    ]
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the aibuds executable is not built"])
-    }
-    return found
-}
+func aibudsExecutable() throws -> URL { try requireBuiltProduct("aibuds") }
 
 /// Runs `aibuds` with `arguments` and `environment` additions; returns exit status, stdout and stderr.
 /// The wait happens on a thread of its own (see `onOwnThread`), never on Swift concurrency's.
