@@ -63,7 +63,7 @@ let package = Package(
         // libcurl from Debian (libcurl4-openssl-dev): HTTP to S3-compatible stores, signed by its
         // built-in AWS Signature Version 4.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "AIBudsS3", dependencies: ["AIBudsDigest", "CCurl", "CCurlOptions", "AIBuds", "AIBudsTransfer"]),
+        .target(name: "AIBudsS3", dependencies: ["AIBudsDigest", "AIBudsSync", "CCurl", "CCurlOptions", "AIBuds", "AIBudsTransfer"]),
         .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsStabilization", "AIBudsBlueZ"]),
         .target(name: "AIBudsTestKit", dependencies: [
             "AIBudsSync", "AIBudsProcess", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBuds", "AIBudsEmulator",

@@ -9,6 +9,10 @@ import Foundation
 /// - Object keys: the device id as a safe component, the file name as ``SafeFileName`` makes it
 ///   (no `/`, no control or format characters, no `.`/`..`, at most 200 bytes), so a hostile name
 ///   cannot reach another device's objects or the ledger.
+/// - Streaming: a device file goes from the device into its object as it downloads
+///   (``streamTarget(deviceID:name:size:sha256:)``, ``S3ObjectUpload``), with at most two parts
+///   in memory and nothing on local disk; only files kept locally for a while (videos to
+///   stabilize, their stabilized copies) are stored from a file.
 /// - Verification: every part is sent with `x-amz-checksum-sha256` (the store rejects a part whose
 ///   bytes differ), the whole file is hashed as it is sent and must equal the device's SHA-256,
 ///   which is stored as the object's metadata `x-amz-meta-sha256`; a small file goes in one `PUT`
@@ -16,8 +20,9 @@ import Foundation
 /// - Once: an object whose metadata has the same SHA-256 is not stored again; the final write
 ///   (the `PUT` or the multipart `Complete`) is conditional (`If-None-Match: *`), so two stations
 ///   importing the same device never write one file twice.
-/// - Resume: a multipart upload's id is kept in `<device>/.aibuds/uploads/`; an interrupted
-///   import finds it, lists the parts the store has, and sends only the rest.
+/// - Resume: a multipart upload's state (its id, parts, the device's ETag and the SHA-256 state
+///   after the parts) is kept in `<device>/.aibuds/uploads/`; an interrupted import finds it,
+///   checks the parts are still there, and asks the device only for the rest.
 /// - Ledger: `<device>/.aibuds/ledger/<SHA-256 of the device name>.json`, one
 ///   ``ImportLedgerEntry`` per file (its `localPath` is the object's `s3://` URL), written once.
 public final class S3MediaStore: MediaObjectStore {
@@ -29,8 +34,7 @@ public final class S3MediaStore: MediaObjectStore {
     /// stored with one `PUT`.
     public let partSize: Int
 
-    /// How many files are sent at once over every device of the station (each holds one part
-    /// in memory).
+    /// How many part bodies are sent at once over every device of the station.
     public let maximumConcurrentUploads: Int
     private let uploadSlots: DispatchSemaphore
 
@@ -80,41 +84,117 @@ public final class S3MediaStore: MediaObjectStore {
         return try? JSONDecoder.ledger.decode(ImportLedgerEntry.self, from: response.body)
     }
 
-    /// Stores `file` (see ``MediaObjectStore/store(file:deviceID:name:sha256:companionName:)``).
+    /// Where the device file `name` (`size` bytes, SHA-256 `sha256`) goes when streamed from the
+    /// device: `.stored` when an object under the device's place already holds these bytes (its
+    /// ledger entry is written if missing), else a sink that uploads them as they arrive
+    /// (``S3ObjectUpload``) at the first free key.
+    public func streamTarget(deviceID: String, name: String, size: UInt64, sha256: [UInt8]) throws -> MediaObjectStreamTarget {
+        let objectName = try SafeFileName.make(from: name)
+        switch try freeKey(deviceID: deviceID, objectName: objectName, sha256: sha256) {
+        case .stored(let key):
+            try record(ImportLedgerEntry(deviceID: deviceID, name: name, size: size, sha256: sha256.hexString, localPath: location.url(of: key)))
+            return .stored(objectURL(of: key))
+        case .free(let key):
+            return .sink(upload(key: key, deviceID: deviceID, sha256: sha256, ledgerName: name))
+        }
+    }
+
+    /// Stores `file` (see ``MediaObjectStore/store(file:deviceID:name:sha256:companionName:)``):
+    /// its bytes go through the same upload as a streamed file's, resuming an upload an
+    /// interrupted import left.
     public func store(file: URL, deviceID: String, name: String, sha256: [UInt8], companionName: String?) throws -> URL {
         let objectName = try SafeFileName.make(from: companionName ?? name)
         let expected = sha256.isEmpty ? try SHA256.hash(fileAt: file) : sha256
         let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? UInt64 ?? 0
-        for counter in 1...1000 {
-            let key = prefix(ofDevice: deviceID) + (counter == 1 ? objectName : Self.numbered(objectName, counter))
-            let head = try client.send("HEAD", bucket: location.bucket, key: key)
-            switch head.status {
-            case 200:
-                // Another file of the device (a name that sanitizes alike) holds the key: the next one.
-                guard head.headers["x-amz-meta-sha256"] == expected.hexString else { continue }
-            case 404:
-                do {
-                    try upload(file, size: size, key: key, sha256: expected, deviceID: deviceID, name: objectName)
-                } catch let error as S3Error where error.kind == .preconditionFailed {
-                    // Another station stored an object at this key first: the same bytes, or look further.
-                    let again = try client.send("HEAD", bucket: location.bucket, key: key)
-                    guard again.status == 200, again.headers["x-amz-meta-sha256"] == expected.hexString else { continue }
+        var skipping: Set<String> = []
+        for _ in 1...1000 {
+            let key: String
+            switch try freeKey(deviceID: deviceID, objectName: objectName, sha256: expected, skipping: skipping) {
+            case .stored(let existing):
+                if companionName == nil {
+                    try record(ImportLedgerEntry(
+                        deviceID: deviceID, name: name, size: size, sha256: expected.hexString, localPath: location.url(of: existing)))
                 }
-            default:
-                throw S3Client.error(head, "HEAD s3://\(location.bucket)/\(key)")
+                return objectURL(of: existing)
+            case .free(let free): key = free
             }
-            let url = URL(string: location.url(of: S3Client.encodeKey(key)))!
-            if companionName == nil {
-                try record(ImportLedgerEntry(
-                    deviceID: deviceID, name: name, size: size, sha256: expected.hexString, localPath: location.url(of: key)))
+            let upload = upload(key: key, deviceID: deviceID, sha256: expected, ledgerName: companionName == nil ? name : nil)
+            do {
+                return try Self.feed(file, size: Int64(size), into: upload)
+            } catch let error as S3Error where error.kind == .preconditionFailed {
+                // Another station stored other bytes at this key first: the next free key.
+                skipping.insert(key)
             }
-            return url
         }
         throw S3Error(.http, "no free key for \(name) under \(location(ofDevice: deviceID))")
     }
 
+    /// Sends the local file's bytes through `upload` (from where an earlier run stopped, when it
+    /// left state) and finishes it once they hash to the expected SHA-256.
+    private static func feed(_ file: URL, size: Int64, into upload: S3ObjectUpload) throws -> URL {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        // A staged file's validator: its bytes are fixed, so its size names them.
+        let validator = "\"staged-\(size)\""
+        var offset: Int64 = 0
+        if let resume = try upload.resumePoint(), resume.etag == validator, resume.size == size { offset = resume.offset }
+        try handle.seek(toOffset: UInt64(offset))
+        try upload.begin(at: offset, etag: validator, size: size)
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                try chunk.withUnsafeBytes { try upload.write($0) }
+            }
+            return try upload.finish(sha256: upload.digest())
+        } catch {
+            upload.suspend()
+            throw error
+        }
+    }
+
+    /// A key under the device's place for `objectName`: one whose object holds these bytes
+    /// already, or the first free one (`name`, `name (2)`, … past keys taken by other bytes).
+    private func freeKey(deviceID: String, objectName: String, sha256: [UInt8], skipping: Set<String> = []) throws -> ChosenKey {
+        for counter in 1...1000 {
+            let key = prefix(ofDevice: deviceID) + (counter == 1 ? objectName : Self.numbered(objectName, counter))
+            if skipping.contains(key) { continue }
+            let head = try client.send("HEAD", bucket: location.bucket, key: key)
+            switch head.status {
+            case 200:
+                if head.headers["x-amz-meta-sha256"] == sha256.hexString { return .stored(key) }
+            case 404:
+                return .free(key)
+            default:
+                throw S3Client.error(head, "HEAD s3://\(location.bucket)/\(key)")
+            }
+        }
+        throw S3Error(.http, "no free key for \(objectName) under \(location(ofDevice: deviceID))")
+    }
+
+    private enum ChosenKey {
+        case stored(String)
+        case free(String)
+    }
+
+    /// The upload of the bytes with SHA-256 `sha256` to `key`; its state lives under
+    /// `<device>/.aibuds/uploads/`, named by the key and the bytes.
+    private func upload(key: String, deviceID: String, sha256: [UInt8], ledgerName: String?) -> S3ObjectUpload {
+        let stateKey = prefix(ofDevice: deviceID) + ".aibuds/uploads/" + SHA256.hash(Data(key.utf8)).hexString + "-" + sha256.hexString + ".json"
+        return S3ObjectUpload(store: self, key: key, stateKey: stateKey, sha256: sha256, ledger: ledgerName.map { (deviceID, $0) })
+    }
+
+    /// The `s3://` URL of `key`, percent-encoded.
+    func objectURL(of key: String) -> URL { URL(string: location.url(of: S3Client.encodeKey(key)))! }
+
+    /// Runs `request` in one of the station's upload slots (at most `maximumConcurrentUploads`
+    /// bodies in flight over all devices).
+    func withSlot<T>(_ request: () throws -> T) throws -> T {
+        uploadSlots.wait()
+        defer { uploadSlots.signal() }
+        return try request()
+    }
+
     /// Writes a ledger entry once (an entry another station wrote first stays).
-    private func record(_ entry: ImportLedgerEntry) throws {
+    func record(_ entry: ImportLedgerEntry) throws {
         let body = try JSONEncoder.ledger.encode(entry)
         let response = try client.send(
             "PUT", bucket: location.bucket, key: ledgerKey(deviceID: entry.deviceID, name: entry.name),
@@ -124,119 +204,11 @@ public final class S3MediaStore: MediaObjectStore {
         }
     }
 
-    // MARK: Uploads
-
-    private func upload(_ file: URL, size: UInt64, key: String, sha256: [UInt8], deviceID: String, name: String) throws {
-        uploadSlots.wait()
-        defer { uploadSlots.signal() }
-        let handle = try FileHandle(forReadingFrom: file)
-        defer { try? handle.close() }
-        let metadata = ["x-amz-meta-sha256": sha256.hexString]
-        if size <= UInt64(partSize) {
-            let data = try handle.readToEnd() ?? Data()
-            // The checksum is the device's SHA-256: the store refuses bytes that are not the device's.
-            var headers = metadata
-            headers["If-None-Match"] = "*"
-            headers["x-amz-checksum-sha256"] = Data(sha256).base64EncodedString()
-            try client.expectSuccess("PUT", bucket: location.bucket, key: key, headers: headers, body: data, payloadSHA256: sha256)
-            return
-        }
-        let stateKey = prefix(ofDevice: deviceID) + ".aibuds/uploads/" + SHA256.hash(Data(key.utf8)).hexString + "-" + sha256.hexString + ".json"
-        var (uploadID, done) = try resumableUpload(stateKey: stateKey, key: key)
-        if uploadID == nil {
-            var headers = metadata
-            headers["x-amz-checksum-algorithm"] = "SHA256"
-            let created = try client.expectSuccess("POST", bucket: location.bucket, key: key, query: "uploads=", headers: headers)
-            guard let id = XMLText.first("UploadId", in: created.body) else { throw S3Error(.http, "the store gave no upload id for \(key)") }
-            uploadID = id
-            done = [:]
-            let state = try JSONEncoder().encode(UploadState(uploadID: id, key: key, partSize: partSize))
-            try client.expectSuccess("PUT", bucket: location.bucket, key: stateKey, body: state)
-        }
-        guard let uploadID else { return }
-        let query = "uploadId=" + S3Client.encodeQueryValue(uploadID)
-        let whole = SHA256()
-        var parts: [(number: Int, etag: String, checksum: String)] = []
-        var number = 1
-        while let chunk = try handle.read(upToCount: partSize), !chunk.isEmpty {
-            whole.update(chunk)
-            let partDigest = SHA256.hash(chunk)
-            let checksum = Data(partDigest).base64EncodedString()
-            if let etag = done[number], etag.size == chunk.count {
-                parts.append((number, etag.etag, checksum))
-            } else {
-                let response = try client.expectSuccess(
-                    "PUT", bucket: location.bucket, key: key, query: "partNumber=\(number)&" + query,
-                    headers: ["x-amz-checksum-sha256": checksum], body: chunk, payloadSHA256: partDigest)
-                parts.append((number, response.headers["etag"] ?? "", checksum))
-            }
-            number += 1
-        }
-        guard whole.finalize() == sha256 else {
-            _ = try? client.send("DELETE", bucket: location.bucket, key: key, query: query)
-            _ = try? client.send("DELETE", bucket: location.bucket, key: stateKey)
-            throw S3Error(.integrity, "the bytes of \(name) do not have the device's SHA-256 \(sha256.hexString); nothing was stored")
-        }
-        var xml = "<CompleteMultipartUpload>"
-        for part in parts {
-            xml += "<Part><PartNumber>\(part.number)</PartNumber><ETag>\(XMLText.escape(part.etag))</ETag>"
-                + "<ChecksumSHA256>\(part.checksum)</ChecksumSHA256></Part>"
-        }
-        xml += "</CompleteMultipartUpload>"
-        let completed = try client.send(
-            "POST", bucket: location.bucket, key: key, query: query, headers: ["If-None-Match": "*"], body: Data(xml.utf8))
-        // A Complete can answer 200 with an error document.
-        let failed = !(200..<300).contains(completed.status) || XMLText.first("Code", in: completed.body) != nil
-        if failed {
-            let error = S3Client.error(completed, "completing the upload of \(key)")
-            if error.kind == .preconditionFailed {
-                _ = try? client.send("DELETE", bucket: location.bucket, key: key, query: query)
-                _ = try? client.send("DELETE", bucket: location.bucket, key: stateKey)
-            }
-            throw error
-        }
-        _ = try? client.send("DELETE", bucket: location.bucket, key: stateKey)
-    }
-
-    /// The upload an interrupted import left (its id and the parts the store has), if any.
-    private func resumableUpload(stateKey: String, key: String) throws -> (String?, [Int: (etag: String, size: Int)]) {
-        let saved = try client.send("GET", bucket: location.bucket, key: stateKey)
-        guard saved.status == 200, let state = try? JSONDecoder().decode(UploadState.self, from: saved.body),
-            state.key == key, state.partSize == partSize
-        else { return (nil, [:]) }
-        var parts: [Int: (etag: String, size: Int)] = [:]
-        var marker = 0
-        while true {
-            let listed = try client.send(
-                "GET", bucket: location.bucket, key: key,
-                query: "part-number-marker=\(marker)&uploadId=" + S3Client.encodeQueryValue(state.uploadID))
-            // The upload is gone (completed, aborted or expired): start afresh.
-            guard listed.status == 200 else { return (nil, [:]) }
-            let numbers = XMLText.all("PartNumber", in: listed.body).compactMap(Int.init)
-            let etags = XMLText.all("ETag", in: listed.body)
-            let sizes = XMLText.all("Size", in: listed.body).compactMap(Int.init)
-            for (index, number) in numbers.enumerated() where index < etags.count && index < sizes.count {
-                parts[number] = (etags[index], sizes[index])
-            }
-            guard XMLText.first("IsTruncated", in: listed.body) == "true", let next = XMLText.first("NextPartNumberMarker", in: listed.body).flatMap(Int.init)
-            else { break }
-            marker = next
-        }
-        return (state.uploadID, parts)
-    }
-
     /// `stem (N).ext`, as local imports number names.
     static func numbered(_ name: String, _ counter: Int) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "\(name) (\(counter))" }
         return "\(name[..<dot]) (\(counter))\(name[dot...])"
     }
-}
-
-/// What `<device>/.aibuds/uploads/` keeps of a multipart upload.
-private struct UploadState: Codable {
-    var uploadID: String
-    var key: String
-    var partSize: Int
 }
 
 extension JSONEncoder {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One file to download: which device file on which data plane, where to, and what it must be.
-public struct DownloadRequest: Sendable, Hashable {
+public struct DownloadRequest: Sendable {
     /// The device's data plane (address and bearer token), parsed once per transfer session.
     public var endpoint: DataPlaneEndpoint
     /// The file's name on the device, exactly as listed; percent-encoded only into the request.
@@ -28,6 +28,10 @@ public struct DownloadRequest: Sendable, Hashable {
     /// import's `LocalTarget` does), so the engine does not look again before it downloads. The
     /// commit still never replaces: the no-replace rename refuses an existing name.
     public var finalNameCheckedFree = false
+    /// Where the bytes go instead of a file in `destinationDirectory`, when set: the engine
+    /// streams them to the sink as they arrive (nothing is written locally), resumes from what it
+    /// kept, checks size and digest as for a file, and the result's `fileURL` is the sink's.
+    public var sink: (any DownloadSink)?
 
     /// Creates a request for the device file `deviceFileName` on the data plane `endpoint`.
     public init(

@@ -91,7 +91,7 @@ struct DownloadWorker: Sendable {
     }
 
     /// Downloads and verifies one queued file; its commit is left to `deliver`.
-    private func execute(_ queued: Queued, buffer: UnsafeMutableRawBufferPointer, pipeline: HTTPPipeline?) -> Result<(DownloadResult, PendingCommit), TransferError> {
+    private func execute(_ queued: Queued, buffer: UnsafeMutableRawBufferPointer, pipeline: HTTPPipeline?) -> Result<(DownloadResult, PendingCommit?), TransferError> {
         defer { scope.unregister(queued.job) }
         do {
             return .success(try queued.job.run(buffer: buffer, target: queued.target, pipeline: pipeline))
@@ -107,12 +107,16 @@ struct DownloadWorker: Sendable {
     }
 
     /// Reports a failure at once, or commits a verified file and reports it once committed.
-    private func deliver(_ index: Int, _ outcome: Result<(DownloadResult, PendingCommit), TransferError>) {
+    private func deliver(_ index: Int, _ outcome: Result<(DownloadResult, PendingCommit?), TransferError>) {
         switch outcome {
         case .failure(let error):
             hooks?.finished(index, .failure(error))
             batch.finish(index, .failure(error))
-        case .success(let (result, pending)):
+        case .success(let (result, nil)):
+            // A sink stored it: nothing to commit.
+            hooks?.finished(index, .success(result))
+            batch.finish(index, .success(result))
+        case .success(let (result, pending?)):
             commits.submit(pending) { [logger, hooks, batch] outcome in
                 if case .failure(let error) = outcome { logger.log(.error, "transfer", "\(result.fileURL.lastPathComponent): \(error)") }
                 hooks?.finished(index, outcome.map { result })

@@ -114,6 +114,8 @@ final class FileDownloadJob: Sendable {
         let paths: DownloadPaths
         /// The batch saw no partial state of this file: it starts from byte 0 with a plain GET.
         let isNew: Bool
+        /// Where the sink of a streamed request stopped before.
+        var resume: DownloadSinkResume? = nil
     }
 
     /// The cancellation error; `run` adds whether a partial file was kept.
@@ -123,14 +125,29 @@ final class FileDownloadJob: Sendable {
 
     /// Downloads and verifies the file, streaming through `buffer` (block-aligned, at least
     /// 64 KiB); the caller commits it.
-    func run(buffer: UnsafeMutableRawBufferPointer) throws -> (result: DownloadResult, commit: PendingCommit) {
+    func run(buffer: UnsafeMutableRawBufferPointer) throws -> (result: DownloadResult, commit: PendingCommit?) {
         try run(buffer: buffer, target: check(folders: nil), pipeline: nil)
     }
 
     /// Checks the request before anything is sent: its local name, the destination, and that the
     /// file is not there already (unless it may be replaced). The endpoint was checked when made.
+    /// A streamed request has no local file: its sink says where an earlier download stopped.
     func check(folders: DestinationFolders?) throws -> Target {
         if let unusable = request.endpoint.unusable { throw unusable }
+        let path = request.endpoint.target(forDeviceName: request.deviceFileName)
+        if let sink = request.sink {
+            let resume: DownloadSinkResume?
+            do {
+                resume = try sink.resumePoint()
+            } catch let error as TransferError {
+                throw error
+            } catch {
+                throw TransferError(.localFileError, "the destination of \(request.localName) cannot say what it holds: \(error)", underlying: error)
+            }
+            guard !isCancelled else { throw cancelledError }
+            return Target(
+                path: path, address: request.endpoint.address, paths: DownloadPaths(request), isNew: resume == nil, resume: resume)
+        }
         guard SafeFileName.isSafe(request.localName) else {
             throw TransferError(.unsafeFileName, "\"\(request.localName)\" is not a safe local file name")
         }
@@ -140,7 +157,7 @@ final class FileDownloadJob: Sendable {
         guard !isCancelled else { throw cancelledError }
 
         return Target(
-            path: request.endpoint.target(forDeviceName: request.deviceFileName), address: request.endpoint.address, paths: paths, isNew: folder.map { !$0.namesWithState.contains(request.localName) } ?? false)
+            path: path, address: request.endpoint.address, paths: paths, isNew: folder.map { !$0.namesWithState.contains(request.localName) } ?? false)
     }
 
     /// The request for the file from byte 0, as sent ahead on a pipelined connection.
@@ -150,14 +167,26 @@ final class FileDownloadJob: Sendable {
 
     /// Downloads and verifies the checked file; with `pipeline`, its plain GET is the oldest
     /// unanswered request on the pipeline's connection, and the first attempt reads its response.
-    func run(buffer: UnsafeMutableRawBufferPointer, target: Target, pipeline: HTTPPipeline?) throws -> (result: DownloadResult, commit: PendingCommit) {
+    /// A verified file is returned with its pending commit, or none when a sink stored it.
+    func run(buffer: UnsafeMutableRawBufferPointer, target: Target, pipeline: HTTPPipeline?) throws -> (result: DownloadResult, commit: PendingCommit?) {
+        guard !isCancelled else { throw cancelledError }
+        if let sink = request.sink {
+            var body = StreamedBody(sink: sink, url: request.url, resume: target.resume)
+            return try run(&body, buffer: buffer, target: target, pipeline: pipeline)
+        }
+        var part = try PartialFile(
+            paths: target.paths, url: request.url, path: target.path, expectedSize: request.expectedSize, isNew: target.isNew,
+            unnamedLimit: request.overwrite ? 0 : configuration.unnamedFileLimit, buffer: buffer)
+        return try run(&part, buffer: buffer, target: target, pipeline: pipeline)
+    }
+
+    /// Downloads into `part`, verifies, and hands the bytes over.
+    private func run(
+        _ part: inout some DownloadBody, buffer: UnsafeMutableRawBufferPointer, target: Target, pipeline: HTTPPipeline?
+    ) throws -> (result: DownloadResult, commit: PendingCommit?) {
         let path = target.path
         let address = target.address
         let paths = target.paths
-        guard !isCancelled else { throw cancelledError }
-        var part = try PartialFile(
-            paths: paths, url: request.url, path: path, expectedSize: request.expectedSize, isNew: target.isNew,
-            unnamedLimit: request.overwrite ? 0 : configuration.unnamedFileLimit, buffer: buffer)
         var pipelined = pipeline
         var resumed = part.length
         var received: Int64 = 0
@@ -201,11 +230,20 @@ final class FileDownloadJob: Sendable {
                 }
             }
             logger.log(.debug, "transfer", "\(request.localName): \(part.length) bytes in \(attempts) request(s)")
-            // The URL from the path built once (cheaper than appending to the folder's URL).
+            var commit: PendingCommit?
+            var fileURL: URL
+            switch try part.finish(overwrite: request.overwrite, sha256: digest) {
+            case .commit(let pending):
+                commit = pending
+                // The URL from the path built once (cheaper than appending to the folder's URL).
+                fileURL = URL(fileURLWithPath: paths.finalFile, isDirectory: false)
+            case .stored(let url):
+                fileURL = url
+            }
             let result = DownloadResult(
-                fileURL: URL(fileURLWithPath: paths.finalFile, isDirectory: false), filePath: paths.finalFile, size: part.length,
+                fileURL: fileURL, filePath: commit == nil ? fileURL.absoluteString : paths.finalFile, size: part.length,
                 sha256: digest, bytesReceived: received, bytesResumed: resumed, attempts: attempts)
-            return (result, part.finish(overwrite: request.overwrite))
+            return (result, commit)
         } catch {
             if let error = error as? TransferError, error.code == .sizeMismatch || error.code == .checksumMismatch {
                 part.discard()
@@ -217,7 +255,7 @@ final class FileDownloadJob: Sendable {
             }
             if let error = error as? TransferError, error.code == .cancelled {
                 // Say what a resume will find: an unnamed or empty file is gone with the cancel.
-                let kept = !part.isUnnamed && part.length > 0
+                let kept = part.keepsBytesForResume
                 throw TransferError(
                     .cancelled, error.message + (kept ? "; its partial file is kept for a resume" : "; nothing of it was kept"))
             }
@@ -236,7 +274,7 @@ final class FileDownloadJob: Sendable {
     }
 
     /// Checks the size and digest against what the device said.
-    private func verify(_ part: inout PartialFile) throws -> [UInt8] {
+    private func verify(_ part: inout some DownloadBody) throws -> [UInt8] {
         if let size = part.validator?.size, size != part.length {
             throw TransferError(.sizeMismatch, "\(request.localName): got \(part.length) bytes, the device announced \(size)")
         }
@@ -253,7 +291,7 @@ final class FileDownloadJob: Sendable {
     /// One request and its response, on a pooled connection; a stale kept-alive connection is
     /// replaced once without counting as an attempt.
     private func attempt(
-        path: String, address: SocketAddress, pipeline pipelined: inout HTTPPipeline?, part: inout PartialFile, buffer: UnsafeMutableRawBufferPointer,
+        path: String, address: SocketAddress, pipeline pipelined: inout HTTPPipeline?, part: inout some DownloadBody, buffer: UnsafeMutableRawBufferPointer,
         received: inout Int64
     ) throws -> Outcome {
         // The request went ahead on the worker's connection: read its response there, once.
@@ -317,7 +355,7 @@ final class FileDownloadJob: Sendable {
     /// partial file); `carry` are bytes already read of it; with `moreAhead` more responses
     /// follow on the connection, and bytes read past this one are returned as `leftover`.
     private func exchange(
-        on connection: TCPConnection, reused: Bool, sent: Bool, carry: [UInt8], moreAhead: Bool, path: String, part: inout PartialFile,
+        on connection: TCPConnection, reused: Bool, sent: Bool, carry: [UInt8], moreAhead: Bool, path: String, part: inout some DownloadBody,
         buffer: UnsafeMutableRawBufferPointer, received: inout Int64
     ) throws -> (outcome: Outcome, keepAlive: Bool, leftover: [UInt8]) {
         var range: (first: Int64, etag: String)?
@@ -492,7 +530,7 @@ final class FileDownloadJob: Sendable {
 
     /// Writes the pending bytes at the start of the buffer (whole blocks unless `final`) and moves
     /// what is left to the front; returns the bytes still pending.
-    private func flush(_ pending: Int, of buffer: UnsafeMutableRawBufferPointer, into part: inout PartialFile, final: Bool) throws -> Int {
+    private func flush(_ pending: Int, of buffer: UnsafeMutableRawBufferPointer, into part: inout some DownloadBody, final: Bool) throws -> Int {
         guard pending > 0 else { return 0 }
         let written = try part.append(from: buffer, count: pending, final: final)
         let left = pending - written
@@ -501,7 +539,7 @@ final class FileDownloadJob: Sendable {
     }
 
     private func report(
-        _ count: Int, part: PartialFile, pending: Int, total: Int64, received: inout Int64, buffer: UnsafeMutableRawBufferPointer
+        _ count: Int, part: some DownloadBody, pending: Int, total: Int64, received: inout Int64, buffer: UnsafeMutableRawBufferPointer
     ) {
         received += Int64(count)
         let chunk = request.reportsChunkData ? Data(UnsafeRawBufferPointer(rebasing: buffer[(pending - count)..<pending])) : nil

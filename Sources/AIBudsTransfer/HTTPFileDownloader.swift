@@ -153,7 +153,7 @@ public final class HTTPFileDownloader: Sendable {
         let buffer = makeBuffer()
         defer { buffer.deallocate() }
         let (result, pending) = try runOne(request, scope: scope, buffer: buffer, progress: progress).get()
-        try pending.commit(syncDirectory: true)
+        try pending?.commit(syncDirectory: true)
         return result
     }
 
@@ -192,7 +192,7 @@ public final class HTTPFileDownloader: Sendable {
     /// Downloads and verifies one file; its commit is left to the caller.
     private func runOne(
         _ request: DownloadRequest, scope: DownloadScope, buffer: UnsafeMutableRawBufferPointer, progress: (@Sendable (DownloadProgress) -> Void)?
-    ) -> Result<(DownloadResult, PendingCommit), TransferError> {
+    ) -> Result<(DownloadResult, PendingCommit?), TransferError> {
         let job = FileDownloadJob(request: request, configuration: configuration, pool: pool, logger: logger, progress: progress)
         guard scope.register(job) else {
             return .failure(TransferError(.cancelled, "the download of \(request.localName) was cancelled before it started"))

@@ -25,7 +25,7 @@ import Glibc
 /// length: every byte in the file was hashed and written in order, and the final SHA-256 check
 /// catches a prefix that a power loss left wrong (the download then starts over once,
 /// `FileDownloadJob`).
-struct PartialFile {
+struct PartialFile: DownloadBody {
     /// What a partial file belongs to.
     struct Validator: Hashable {
         var url: String
@@ -247,6 +247,13 @@ struct PartialFile {
 
     /// The SHA-256 of the whole file; the partial file takes no more bytes afterwards.
     mutating func finalizeDigest() -> [UInt8] { hasher.finalize() }
+
+    /// Hands the finished file over for its commit (see `PendingCommit`); this value no longer
+    /// owns the descriptor.
+    mutating func finish(overwrite: Bool, sha256: [UInt8]) -> DownloadBodyEnd { .commit(finish(overwrite: overwrite)) }
+
+    /// Whether a later download can resume from the bytes kept (an unnamed file is gone once closed).
+    var keepsBytesForResume: Bool { !isUnnamed && length > 0 }
 
     /// Hands the finished file over for its commit (see `PendingCommit`); this value no longer
     /// owns the descriptor.

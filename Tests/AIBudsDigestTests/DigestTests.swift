@@ -16,6 +16,30 @@ import Testing
         #expect(hasher.finalize() == SHA256.hash(bytes))
     }
 
+    /// A state saved at a block boundary, encoded and decoded, continues to the same digest; a
+    /// state within a block cannot be saved, and a corrupt saved state is refused.
+    @Test func sha256ContinuesFromASavedState() throws {
+        let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 131 >> 3) })
+        let first = SHA256()
+        first.update(bytes.prefix(64 * 1000 + 10))
+        #expect(first.midstate == nil)
+        let second = SHA256()
+        second.update(bytes.prefix(64 * 2500))
+        let saved = try #require(second.midstate)
+        #expect(saved.byteCount == 64 * 2500)
+        let decoded = try JSONDecoder().decode(SHA256.Midstate.self, from: try JSONEncoder().encode(saved))
+        let resumed = SHA256(resuming: decoded)
+        resumed.update(bytes.dropFirst(64 * 2500))
+        #expect(resumed.finalize() == SHA256.hash(bytes))
+        #expect(SHA256(resuming: SHA256().midstate!).finalize() == SHA256.hash(Data()))
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(SHA256.Midstate.self, from: Data(#"{"words":[1,2,3],"byteCount":64}"#.utf8))
+        }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(SHA256.Midstate.self, from: Data(#"{"words":[1,2,3,4,5,6,7,8],"byteCount":65}"#.utf8))
+        }
+    }
+
     @Test func crc32MatchesTheCheckValue() {
         #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
         #expect(CRC32.checksum([UInt8]()) == 0)

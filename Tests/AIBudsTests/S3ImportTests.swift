@@ -139,7 +139,9 @@ struct S3ImportTests {
             let states = XMLValues.all("Key", in: listed.body).filter { $0.contains("/.aibuds/uploads/") }
             guard let state = states.first else { return false }
             let saved = try client.send("GET", bucket: "station", key: state)
-            guard let id = XMLValues.json(saved.body)?["uploadID"] as? String, let key = XMLValues.json(saved.body)?["key"] as? String
+            // The state says a part is stored (it is written once the part is).
+            guard let id = XMLValues.json(saved.body)?["uploadID"] as? String, let key = XMLValues.json(saved.body)?["key"] as? String,
+                (XMLValues.json(saved.body)?["parts"] as? [Any])?.isEmpty == false
             else { return false }
             let parts = try client.send("GET", bucket: "station", key: key, query: "uploadId=" + S3Client.encodeQueryValue(id))
             return !XMLValues.all("PartNumber", in: parts.body).isEmpty
@@ -152,12 +154,45 @@ struct S3ImportTests {
 
         let (status, out, err) = try await runAIBuds(arguments, environment: environment(fixture, server))
         #expect(status == 0, "\(err)")
-        let id = try #require(((try json(out))["devices"] as? [[String: Any]])?.first?["device"] as? String)
+        let device = try #require(((try json(out))["devices"] as? [[String: Any]])?.first)
+        let id = try #require(device["device"] as? String)
         #expect(try await server.uploadsInProgress() == 0, "the interrupted upload was not resumed")
+        // The device was asked only for the bytes after the stored parts.
+        let fetched = try #require((device["files"] as? [[String: Any]])?.first?["bytesFetched"] as? Int)
+        #expect(fetched > 0 && fetched < Int(size), "fetched \(fetched) of \(size) bytes again")
         let (data, metadata) = try await server.object("kill/\(id)/LONG.mp4")
         #expect(data.count == Int(size))
         #expect(SHA256.hash(data) == (try fixture.sha256(of: "LONG.mp4")))
         #expect(metadata["sha256"] == (try fixture.sha256(of: "LONG.mp4")).hexString)
+    }
+
+    /// Files stream from the device into their objects with no local copy: run with a limit on
+    /// the size of any file the process writes (`ulimit -f`, 2 MiB), the import of a 40 MB video
+    /// into S3 succeeds, byte-identical, while the same import into a local folder fails.
+    @Test func streamsIntoTheStoreWithoutALocalCopy() async throws {
+        let server = try await S3ServerFixture()
+        defer { server.stop() }
+        let fixture = try ImportEmulatorFixture([.video("BIG.mp4", 40_000_000, sixaxis: false), .photo("IMG_2.jpg", 500_000)])
+        defer { fixture.stop() }
+        let limited = { (destination: String) in
+            try await runProgram(
+                URL(fileURLWithPath: "/bin/sh"),
+                ["-c", "ulimit -f 2048 && exec \"$0\" \"$@\"", try aibudsExecutable().path,
+                 "media", "import", "--device", fixture.address, "--to", destination, "--all", "--json"],
+                environment: environment(fixture, server))
+        }
+        let streamed = try await limited("s3://station/streamed")
+        #expect(streamed.status == 0, "\(streamed.err)")
+        let id = try #require(((try json(streamed.out))["devices"] as? [[String: Any]])?.first?["device"] as? String)
+        for name in ["BIG.mp4", "IMG_2.jpg"] {
+            let (data, metadata) = try await server.object("streamed/\(id)/\(name)")
+            #expect(data == (try LoopbackContent.of(fixture, name)), "\(name) differs")
+            #expect(metadata["sha256"] == (try fixture.sha256(of: name)).hexString)
+        }
+        #expect(try await server.uploadsInProgress() == 0)
+        // The limit bites a local import (the check above could not pass by accident).
+        let local = try await limited(fixture.folder.appendingPathComponent("local").path)
+        #expect(!(local.exited && local.status == 0), "a local import wrote a 40 MB file under a 2 MiB limit")
     }
 
     /// Wrong credentials: a clear error before the device is touched, nothing written. A bucket

@@ -57,6 +57,9 @@ struct DeviceImport: Sendable {
             // The import runs under the lock this device's import holds (taking it again would
             // wait for ever on this very import).
             options.destinationLock = lock
+            // Files go from the device straight into the store; only those kept on disk for a
+            // while (videos to stabilize) are staged, then stored.
+            options.streaming = store.map { MediaObjectStreaming(store: $0, deviceID: id) }
             let uploads = store.map { ObjectStoreUploads(store: $0, deviceID: id, parallelism: transfers) }
             for await event in engine.importEvents(files, options: options) {
                 if case .fileFinished(let model, _, nil) = event { uploads?.start(model) }

@@ -3,7 +3,8 @@ import AIBudsSync
 import AIBudsWire
 import Foundation
 
-/// The uploads of one device's imported files into an object store: each file is stored as soon
+/// The uploads of one device's staged files into an object store (those the import kept on disk,
+/// such as videos to stabilize; the others were streamed into it): each file is stored as soon
 /// as the engine reports it imported (so uploads overlap the downloads of the other files), at
 /// most `parallelism` at a time, each on a thread of its own (the store's calls block).
 final class ObjectStoreUploads: Sendable {
@@ -18,8 +19,9 @@ final class ObjectStoreUploads: Sendable {
         slots = DispatchSemaphore(value: max(1, parallelism))
     }
 
-    /// Starts storing the imported file of `model`.
+    /// Starts storing the imported file of `model` (a file streamed into the store is there already).
     func start(_ model: ImportedMediaFileModel) {
+        guard model.objectURL == nil else { return }
         let task = Task { await self.upload(model.localFileURL, name: model.metadata.fileName, sha256: model.sha256, companion: nil) }
         uploads.withLock { $0[MediaFileName(model.metadata.fileName)] = task }
     }
@@ -31,6 +33,10 @@ final class ObjectStoreUploads: Sendable {
         var imported: [ImportedMediaFileModel] = []
         var failures = result.failures
         for model in result.importedFiles {
+            if model.objectURL != nil {
+                imported.append(model)
+                continue
+            }
             let task = uploads.withLock { $0[MediaFileName(model.metadata.fileName)] }
                 ?? Task { await self.upload(model.localFileURL, name: model.metadata.fileName, sha256: model.sha256, companion: nil) }
             switch await task.value {

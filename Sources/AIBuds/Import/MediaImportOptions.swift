@@ -28,6 +28,11 @@ public struct MediaImportOptions: Sendable {
     /// which the import then uses instead of taking its own; nil: the import takes it (waiting
     /// while another import into the folder runs).
     public var destinationLock: ImportDestinationLock?
+    /// An object store that files go into straight from the device, without a local copy, when
+    /// the device gave their SHA-256 and no stabilization needs them on disk; such a file's
+    /// ``ImportedMediaFileModel/objectURL`` (and `localFileURL`) is its object's URL. Other files
+    /// are imported into ``destination`` as usual.
+    public var streaming: MediaObjectStreaming?
 
     /// Creates options; the defaults import into the temporary folder, as many files at a time
     /// as the download engine's default, verified, without chunk bytes, a ledger or deletion.

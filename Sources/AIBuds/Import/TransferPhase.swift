@@ -183,6 +183,9 @@ struct TransferPhase: Sendable {
                 return fail(state.isCancelled ? Self.cancelled(file) : ImportErrorMapping.hashRequestError(error, file: file))
             }
         }
+        if let streaming = options.streaming, let expected, !Self.needsLocalCopy(file, stabilization) {
+            return streamed(index, request, expected: expected, into: streaming, ledger: ledger, state: state, emit: emit)
+        }
         var target: LocalTarget
         do {
             // Another worker may take the same free name meanwhile: choose again until it is ours.
@@ -210,6 +213,44 @@ struct TransferPhase: Sendable {
         // `LocalTarget` just found the name free: the engine need not look again.
         prepared.finalNameCheckedFree = true
         return prepared
+    }
+
+    /// Whether the file must be on local disk after its download: the stabilization phase reads it.
+    private static func needsLocalCopy(_ file: MediaFileInfoModel, _ stabilization: VideoStabilizationRegistry) -> Bool {
+        if case .run = stabilization.decision(for: file) { return true }
+        return false
+    }
+
+    /// Readies file `index` to stream into the object store: nothing to download when the store
+    /// holds its bytes already, else the request with the store's sink.
+    private func streamed(
+        _ index: Int, _ request: DownloadRequest, expected: [UInt8], into streaming: MediaObjectStreaming, ledger: LedgerWriter?,
+        state: BatchState, emit: @escaping @Sendable (MediaImportEvent) -> Void
+    ) -> DownloadRequest? {
+        let file = files[index]
+        state.setVerified(index, true)
+        let target: MediaObjectStreamTarget
+        do {
+            target = try streaming.store.streamTarget(deviceID: streaming.deviceID, name: file.fileName, size: file.fileSize ?? 0, sha256: expected)
+        } catch {
+            let error = AIBudsError(
+                .fileImportFailed, "storing \(file.fileName) in \(streaming.store.location(ofDevice: streaming.deviceID)) failed: \(error)",
+                underlying: error)
+            state.settle(index, failed(index, error, at: request.finalURL, state: state, emit: emit))
+            return nil
+        }
+        switch target {
+        case .stored(let url):
+            logger.log(.info, "import", "\(file.fileName) is already stored at \(url.absoluteString)")
+            state.settle(index, imported(
+                index, url: url, path: url.absoluteString, sha256: expected, verified: true, bytes: 0, ledger: ledger, emit: emit))
+            return nil
+        case .sink(let sink):
+            var prepared = request
+            prepared.expectedSHA256 = expected
+            prepared.sink = sink
+            return prepared
+        }
     }
 
     /// Settles file `index` with the engine's result.
@@ -241,7 +282,9 @@ struct TransferPhase: Sendable {
             ledger.add(ImportLedgerEntry(
                 deviceID: deviceID, name: file.fileName, size: file.fileSize ?? 0, sha256: sha256.hexString, localPath: path))
         }
-        let model = ImportedMediaFileModel(metadata: file, localFileURL: url, stabilizationStatus: .pending, sha256: sha256.hexString)
+        // A streamed file's URL is its object's: there is no local file.
+        let model = ImportedMediaFileModel(
+            metadata: file, localFileURL: url, stabilizationStatus: .pending, sha256: sha256.hexString, objectURL: url.isFileURL ? nil : url)
         if options.reportsProgress { emit(.fileFinished(model, taskID: taskID(index), error: nil)) }
         return .imported(model, verified: verified, bytesFetched: bytes, sixAxisData: nil)
     }

@@ -1,0 +1,329 @@
+import AIBuds
+import AIBudsDigest
+import AIBudsSync
+import AIBudsTransfer
+import Foundation
+
+/// One object of a station written as its bytes arrive, in order: the ``DownloadSink`` of a file
+/// streamed from a device (no local copy), and the way a staged local file is stored too.
+///
+/// - A file of at most one part goes in one conditional `PUT` at the end, whose
+///   `x-amz-checksum-sha256` is the device's SHA-256: the store refuses other bytes.
+/// - A larger file becomes a multipart upload: each full part is sent (with its own
+///   `x-amz-checksum-sha256`) on a thread of its own while the next part fills, so at most two
+///   parts are in memory; the last part and the conditional `Complete` (`If-None-Match: *`) come
+///   once the whole file was checked against the device's SHA-256.
+/// - After every part, the upload's state is written beside the objects
+///   (`<device>/.aibuds/uploads/`): the upload id, the parts, the device's ETag and the SHA-256
+///   state after them. A later import (another process too) continues the same upload from
+///   there, asking the device only for the rest (`Range` + `If-Range`).
+///
+/// Called by one thread at a time (the engine's worker for the file); the part in flight is the
+/// only work on another thread, handed over through a lock.
+final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
+    private let store: S3MediaStore
+    /// The object's key, and where its upload state is kept.
+    let key: String
+    private let stateKey: String
+    /// The device's SHA-256 of the bytes, stored as `x-amz-meta-sha256`.
+    private let sha256: [UInt8]
+    /// The device and file name of the ledger entry written once stored; nil for a companion.
+    private let ledger: (deviceID: String, name: String)?
+
+    private var hasher = SHA256()
+    /// The part being filled, and the offset of its first byte.
+    private var part = Data()
+    private var partStart: Int64 = 0
+    /// Parts the store has, in order.
+    private var parts: [UploadedPart] = []
+    private var uploadID: String?
+    private var etag: String?
+    private var size: Int64 = -1
+    /// Whether upload state may be stored under `stateKey`.
+    private var hasState = false
+    /// The part being sent, if any.
+    private var inFlight: (done: DispatchSemaphore, outcome: Locked<Result<UploadedPart, any Error>?>)?
+
+    init(store: S3MediaStore, key: String, stateKey: String, sha256: [UInt8], ledger: (deviceID: String, name: String)?) {
+        self.store = store
+        self.key = key
+        self.stateKey = stateKey
+        self.sha256 = sha256
+        self.ledger = ledger
+    }
+
+    private var client: S3Client { store.client }
+    private var bucket: String { store.location.bucket }
+    private var partSize: Int { store.partSize }
+    private var uploadQuery: String { "uploadId=" + S3Client.encodeQueryValue(uploadID ?? "") }
+
+    // MARK: DownloadSink
+
+    func resumePoint() throws -> DownloadSinkResume? {
+        let saved = try client.send("GET", bucket: bucket, key: stateKey)
+        guard saved.status == 200 else {
+            guard saved.status == 404 else { throw S3Client.error(saved, "reading the upload state of \(key)") }
+            return nil
+        }
+        hasState = true
+        guard let state = try? JSONDecoder().decode(UploadState.self, from: saved.body), state.key == key, state.partSize == partSize,
+            let midstate = state.midstate, let etag = state.etag, state.offset == Int64(state.parts.count) * Int64(partSize),
+            state.offset > 0, state.offset < state.size, midstate.byteCount == UInt64(state.offset),
+            try storeHasParts(state.parts, of: state.uploadID)
+        else {
+            // Unusable (another layout, lost parts, an upload that is gone): start afresh.
+            if let state = try? JSONDecoder().decode(UploadState.self, from: saved.body) {
+                _ = try? client.send("DELETE", bucket: bucket, key: key, query: "uploadId=" + S3Client.encodeQueryValue(state.uploadID))
+            }
+            return nil
+        }
+        uploadID = state.uploadID
+        parts = state.parts
+        hasher = SHA256(resuming: midstate)
+        partStart = state.offset
+        self.etag = etag
+        size = state.size
+        return DownloadSinkResume(offset: state.offset, etag: etag, size: state.size)
+    }
+
+    func begin(at offset: Int64, etag: String?, size: Int64) throws {
+        if offset == 0 {
+            // From the start: what was sent belongs to other bytes (part numbers are sent again).
+            try? awaitInFlight()
+            hasher = SHA256()
+            part = Data()
+            partStart = 0
+            parts = []
+            if hasState {
+                _ = try? client.send("DELETE", bucket: bucket, key: stateKey)
+                hasState = false
+            }
+        } else if offset != partStart + Int64(part.count) {
+            throw S3Error(.http, "the upload of \(key) holds \(partStart + Int64(part.count)) bytes, not \(offset)")
+        }
+        self.etag = etag
+        self.size = size
+        if part.isEmpty, size > 0 { part.reserveCapacity(min(partSize, Int(size - partStart))) }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var rest = bytes
+        while !rest.isEmpty {
+            let take = min(partSize - part.count, rest.count)
+            let piece = UnsafeRawBufferPointer(rebasing: rest[0..<take])
+            hasher.update(piece)
+            part.append(contentsOf: piece)
+            rest = UnsafeRawBufferPointer(rebasing: rest[take...])
+            // A full part that is not the file's last goes now; the last waits for the check.
+            if part.count == partSize, partStart + Int64(partSize) < size {
+                try send(part, through: hasher.midstate)
+                partStart += Int64(partSize)
+                part = Data()
+                part.reserveCapacity(min(partSize, Int(max(0, size - partStart))))
+            }
+        }
+    }
+
+    func digest() -> [UInt8] { hasher.finalize() }
+
+    func finish(sha256 digest: [UInt8]) throws -> URL {
+        try awaitInFlight()
+        guard digest == sha256 else {
+            discard()
+            throw S3Error(.integrity, "the bytes of \(key) do not have the device's SHA-256 \(sha256.hexString); nothing was stored")
+        }
+        let metadata = ["x-amz-meta-sha256": sha256.hexString]
+        if uploadID == nil {
+            // One part: the checksum is the device's SHA-256 itself.
+            var headers = metadata
+            headers["If-None-Match"] = "*"
+            headers["x-amz-checksum-sha256"] = Data(sha256).base64EncodedString()
+            do {
+                _ = try store.withSlot {
+                    try client.expectSuccess("PUT", bucket: bucket, key: key, headers: headers, body: part, payloadSHA256: sha256)
+                }
+            } catch let error as S3Error where error.kind == .preconditionFailed {
+                try acceptExisting(error)
+            }
+            return try stored()
+        }
+        if !part.isEmpty || parts.isEmpty {
+            parts.append(try upload(part, number: parts.count + 1))
+        }
+        var xml = "<CompleteMultipartUpload>"
+        for part in parts {
+            xml += "<Part><PartNumber>\(part.number)</PartNumber><ETag>\(XMLText.escape(part.etag))</ETag>"
+                + "<ChecksumSHA256>\(part.checksum)</ChecksumSHA256></Part>"
+        }
+        xml += "</CompleteMultipartUpload>"
+        let completed = try client.send("POST", bucket: bucket, key: key, query: uploadQuery, headers: ["If-None-Match": "*"], body: Data(xml.utf8))
+        // A Complete can answer 200 with an error document.
+        if !(200..<300).contains(completed.status) || XMLText.first("Code", in: completed.body) != nil {
+            let error = S3Client.error(completed, "completing the upload of \(key)")
+            guard error.kind == .preconditionFailed else { throw error }
+            abort()
+            try acceptExisting(error)
+        }
+        return try stored()
+    }
+
+    func suspend() {
+        try? awaitInFlight()
+        // Without the device's ETag nothing can be resumed: let the parts go.
+        if etag == nil { abort() }
+    }
+
+    func discard() {
+        try? awaitInFlight()
+        abort()
+    }
+
+    // MARK: Parts
+
+    /// Sends a full part on a thread of its own, once the part before it is stored; the upload
+    /// state then says it is there, with the digest's state after it.
+    private func send(_ bytes: Data, through midstate: SHA256.Midstate?) throws {
+        try awaitInFlight()
+        try createUploadIfNeeded()
+        let number = parts.count + 1
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Locked<Result<UploadedPart, any Error>?>(nil)
+        inFlight = (done, outcome)
+        let before = parts
+        let state = UploadState(
+            uploadID: uploadID ?? "", key: key, partSize: partSize, etag: etag, size: size, offset: partStart + Int64(bytes.count),
+            midstate: midstate, parts: [])
+        let thread = Thread { [self] in
+            let result = Result {
+                let sent = try upload(bytes, number: number)
+                // Resumable only with the device's validator.
+                if state.etag != nil {
+                    var saved = state
+                    saved.parts = before + [sent]
+                    try client.expectSuccess("PUT", bucket: bucket, key: stateKey, body: try JSONEncoder().encode(saved))
+                }
+                return sent
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        thread.name = "aibuds-s3-part"
+        thread.start()
+        if etag != nil { hasState = true }
+    }
+
+    /// Waits for the part in flight; throws its failure.
+    private func awaitInFlight() throws {
+        guard let (done, outcome) = inFlight else { return }
+        done.wait()
+        inFlight = nil
+        guard let result = outcome.withLock({ $0 }) else { return }
+        parts.append(try result.get())
+    }
+
+    private func createUploadIfNeeded() throws {
+        guard uploadID == nil else { return }
+        let created = try client.expectSuccess(
+            "POST", bucket: bucket, key: key, query: "uploads=",
+            headers: ["x-amz-meta-sha256": sha256.hexString, "x-amz-checksum-algorithm": "SHA256"])
+        guard let id = XMLText.first("UploadId", in: created.body) else { throw S3Error(.http, "the store gave no upload id for \(key)") }
+        uploadID = id
+        if etag != nil {
+            let state = UploadState(uploadID: id, key: key, partSize: partSize, etag: etag, size: size, offset: 0, midstate: nil, parts: [])
+            try client.expectSuccess("PUT", bucket: bucket, key: stateKey, body: try JSONEncoder().encode(state))
+            hasState = true
+        }
+    }
+
+    /// Sends part `number` (in one of the station's upload slots).
+    private func upload(_ bytes: Data, number: Int) throws -> UploadedPart {
+        let digest = SHA256.hash(bytes)
+        let checksum = Data(digest).base64EncodedString()
+        let response = try store.withSlot {
+            try client.expectSuccess(
+                "PUT", bucket: bucket, key: key, query: "partNumber=\(number)&" + uploadQuery,
+                headers: ["x-amz-checksum-sha256": checksum], body: bytes, payloadSHA256: digest)
+        }
+        return UploadedPart(number: number, etag: response.headers["etag"] ?? "", checksum: checksum)
+    }
+
+    /// Whether the store still has these parts of upload `id`, with these ETags.
+    private func storeHasParts(_ expected: [UploadedPart], of id: String) throws -> Bool {
+        var listed: [Int: String] = [:]
+        var marker = 0
+        while true {
+            let response = try client.send(
+                "GET", bucket: bucket, key: key, query: "part-number-marker=\(marker)&uploadId=" + S3Client.encodeQueryValue(id))
+            // The upload is gone (completed, aborted or expired).
+            guard response.status == 200 else { return false }
+            let numbers = XMLText.all("PartNumber", in: response.body).compactMap(Int.init)
+            let etags = XMLText.all("ETag", in: response.body)
+            for (index, number) in numbers.enumerated() where index < etags.count { listed[number] = etags[index] }
+            guard XMLText.first("IsTruncated", in: response.body) == "true",
+                let next = XMLText.first("NextPartNumberMarker", in: response.body).flatMap(Int.init)
+            else { break }
+            marker = next
+        }
+        return expected.allSatisfy { listed[$0.number].map(Self.unquoted) == Self.unquoted($0.etag) }
+    }
+
+    private static func unquoted(_ etag: String) -> String { etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+
+    /// Aborts the multipart upload and forgets its state; best effort.
+    private func abort() {
+        if let uploadID {
+            _ = try? client.send("DELETE", bucket: bucket, key: key, query: "uploadId=" + S3Client.encodeQueryValue(uploadID))
+        }
+        uploadID = nil
+        parts = []
+        if hasState {
+            _ = try? client.send("DELETE", bucket: bucket, key: stateKey)
+            hasState = false
+        }
+    }
+
+    /// A conditional write lost: fine when the object there holds these very bytes (another
+    /// station stored them first), else `error`.
+    private func acceptExisting(_ error: S3Error) throws {
+        let head = try client.send("HEAD", bucket: bucket, key: key)
+        guard head.status == 200, head.headers["x-amz-meta-sha256"] == sha256.hexString else { throw error }
+    }
+
+    /// The stored object's URL, once its ledger entry (if any) is written and its state removed.
+    private func stored() throws -> URL {
+        if hasState {
+            _ = try? client.send("DELETE", bucket: bucket, key: stateKey)
+            hasState = false
+        }
+        if let ledger {
+            try store.record(ImportLedgerEntry(
+                deviceID: ledger.deviceID, name: ledger.name, size: UInt64(max(0, size >= 0 ? size : partStart + Int64(part.count))),
+                sha256: sha256.hexString, localPath: store.location.url(of: key)))
+        }
+        return store.objectURL(of: key)
+    }
+}
+
+/// A part the store has.
+struct UploadedPart: Codable, Sendable {
+    var number: Int
+    var etag: String
+    /// Its SHA-256, base64 (as `x-amz-checksum-sha256`).
+    var checksum: String
+}
+
+/// What `<device>/.aibuds/uploads/` keeps of a multipart upload.
+struct UploadState: Codable {
+    var uploadID: String
+    var key: String
+    var partSize: Int
+    /// The device's validator of the file (nil: not resumable).
+    var etag: String?
+    /// The file's size.
+    var size: Int64
+    /// Bytes in the parts.
+    var offset: Int64
+    /// The SHA-256 state after `offset` bytes.
+    var midstate: SHA256.Midstate?
+    var parts: [UploadedPart]
+}
