@@ -37,14 +37,24 @@ public final class S3MediaStore: MediaObjectStore {
     /// How many part bodies are sent at once over every device of the station.
     public let maximumConcurrentUploads: Int
     private let uploadSlots: DispatchSemaphore
+    /// How many parts may be in memory at once over every file of the station (filling or being
+    /// sent); a download that would start one more waits for a part to be sent.
+    public let maximumBufferedParts: Int
+    /// The places of `maximumBufferedParts`.
+    let partBudget: DispatchSemaphore
 
     /// Creates the destination `location` reached through `client`.
-    public init(client: S3Client, location: S3Location, partSize: Int = 8 << 20, maximumConcurrentUploads: Int = 10) {
+    public init(
+        client: S3Client, location: S3Location, partSize: Int = 8 << 20, maximumConcurrentUploads: Int = 10, maximumBufferedParts: Int = 24
+    ) {
         self.client = client
         self.location = location
         self.partSize = max(5 << 20, partSize)
         self.maximumConcurrentUploads = max(1, maximumConcurrentUploads)
         uploadSlots = DispatchSemaphore(value: max(1, maximumConcurrentUploads))
+        // Two parts per upload slot at least: one being sent while the next fills.
+        self.maximumBufferedParts = max(2, maximumBufferedParts)
+        partBudget = DispatchSemaphore(value: max(2, maximumBufferedParts))
     }
 
     /// The key prefix of a device's objects, ending in `/`.

@@ -11,7 +11,8 @@ import Foundation
 ///   `x-amz-checksum-sha256` is the device's SHA-256: the store refuses other bytes.
 /// - A larger file becomes a multipart upload: each full part is sent (with its own
 ///   `x-amz-checksum-sha256`) on a thread of its own while the next part fills, so at most two
-///   parts are in memory; the last part and the conditional `Complete` (`If-None-Match: *`) come
+///   parts of a file are in memory (and at most the store's `maximumBufferedParts` over all
+///   files, ``PartBuffer``); the last part and the conditional `Complete` (`If-None-Match: *`) come
 ///   once the whole file was checked against the device's SHA-256.
 /// - After every part, the upload's state is written beside the objects
 ///   (`<device>/.aibuds/uploads/`): the upload id, the parts, the device's ETag and the SHA-256
@@ -32,7 +33,7 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
 
     private var hasher = SHA256()
     /// The part being filled, and the offset of its first byte.
-    private var part = Data()
+    private var part: PartBuffer
     private var partStart: Int64 = 0
     /// Parts the store has, in order.
     private var parts: [UploadedPart] = []
@@ -50,6 +51,7 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
         self.stateKey = stateKey
         self.sha256 = sha256
         self.ledger = ledger
+        part = PartBuffer(capacity: store.partSize, budget: store.partBudget)
     }
 
     private var client: S3Client { store.client }
@@ -91,7 +93,7 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
             // From the start: what was sent belongs to other bytes (part numbers are sent again).
             try? awaitInFlight()
             hasher = SHA256()
-            part = Data()
+            part = PartBuffer(capacity: partSize, budget: store.partBudget)
             partStart = 0
             parts = []
             if hasState {
@@ -103,28 +105,33 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
         }
         self.etag = etag
         self.size = size
-        if part.isEmpty, size > 0 { part.reserveCapacity(min(partSize, Int(size - partStart))) }
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         var rest = bytes
         while !rest.isEmpty {
-            let take = min(partSize - part.count, rest.count)
+            let take = min(part.room, rest.count)
             let piece = UnsafeRawBufferPointer(rebasing: rest[0..<take])
             hasher.update(piece)
-            part.append(contentsOf: piece)
+            try part.append(piece)
             rest = UnsafeRawBufferPointer(rebasing: rest[take...])
             // A full part that is not the file's last goes now; the last waits for the check.
             if part.count == partSize, partStart + Int64(partSize) < size {
-                try send(part, through: hasher.midstate)
+                let full = replacePart()
+                try send(full.data(), through: hasher.midstate)
                 partStart += Int64(partSize)
-                part = Data()
-                part.reserveCapacity(min(partSize, Int(max(0, size - partStart))))
             }
         }
     }
 
     func digest() -> [UInt8] { hasher.finalize() }
+
+    /// The part filled so far, handed over; an empty one takes its place.
+    private func replacePart() -> PartBuffer {
+        var next = PartBuffer(capacity: partSize, budget: store.partBudget)
+        swap(&next, &part)
+        return next
+    }
 
     func finish(sha256 digest: [UInt8]) throws -> URL {
         try awaitInFlight()
@@ -140,15 +147,15 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
             headers["x-amz-checksum-sha256"] = Data(sha256).base64EncodedString()
             do {
                 _ = try store.withSlot {
-                    try client.expectSuccess("PUT", bucket: bucket, key: key, headers: headers, body: part, payloadSHA256: sha256)
+                    try client.expectSuccess("PUT", bucket: bucket, key: key, headers: headers, body: replacePart().data(), payloadSHA256: sha256)
                 }
             } catch let error as S3Error where error.kind == .preconditionFailed {
                 try acceptExisting(error)
             }
             return try stored()
         }
-        if !part.isEmpty || parts.isEmpty {
-            parts.append(try upload(part, number: parts.count + 1))
+        if part.count > 0 || parts.isEmpty {
+            parts.append(try upload(replacePart().data(), number: parts.count + 1))
         }
         var xml = "<CompleteMultipartUpload>"
         for part in parts {
