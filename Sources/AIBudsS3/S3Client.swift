@@ -1,4 +1,5 @@
 import AIBudsDigest
+import AIBudsSync
 import CCurl
 import Foundation
 
@@ -15,14 +16,40 @@ public struct S3Response: Sendable {
 /// A client of an S3-compatible object store: each request is made by libcurl and signed by its
 /// built-in AWS Signature Version 4 (`CURLOPT_AWS_SIGV4`); every body is sent with its SHA-256
 /// (`x-amz-content-sha256`), so the store rejects bytes altered on the way. Thread-safe: each
-/// request uses a libcurl handle of its own.
+/// request takes a libcurl handle no other request uses meanwhile; handles are kept between
+/// requests (up to `keptHandles`) with their connections, so a station's hundreds of small
+/// requests (heads, states, ledger entries) do not each connect anew.
 public final class S3Client: Sendable {
     /// The store and the credentials.
     public let settings: S3Settings
+    /// Handles with their live connections, waiting for the next request.
+    private let idle = Locked<[CurlHandle]>([])
+    private static let keptHandles = 16
 
     /// Creates a client of the store that `settings` describe.
     public init(settings: S3Settings) {
         self.settings = settings
+    }
+
+    deinit {
+        for handle in idle.withLock({ $0 }) { curl_easy_cleanup(handle.pointer) }
+    }
+
+    /// A handle for one request: a kept one (its options reset, its connections kept), or a new one.
+    private func takeHandle() -> CurlHandle? {
+        if let kept = idle.withLock({ $0.popLast() }) { return kept }
+        return curl_easy_init().map(CurlHandle.init)
+    }
+
+    /// Keeps a handle after a request that got an answer; one that failed is closed.
+    private func giveBack(_ handle: CurlHandle, reusable: Bool) {
+        curl_easy_reset(handle.pointer)
+        let kept = reusable && idle.withLock { idle in
+            guard idle.count < Self.keptHandles else { return false }
+            idle.append(handle)
+            return true
+        }
+        if !kept { curl_easy_cleanup(handle.pointer) }
     }
 
     /// The URL of `key` in `bucket` (path-style or virtual-hosted), with `query` (already encoded).
@@ -50,8 +77,10 @@ public final class S3Client: Sendable {
         _ method: String, bucket: String, key: String, query: String = "", headers: [String: String] = [:], body: Data = Data(),
         payloadSHA256: [UInt8]? = nil
     ) throws -> S3Response {
-        guard let handle = curl_easy_init() else { throw S3Error(.network, "libcurl could not make a handle") }
-        defer { curl_easy_cleanup(handle) }
+        guard let kept = takeHandle() else { throw S3Error(.network, "libcurl could not make a handle") }
+        let handle = kept.pointer
+        var answered = false
+        defer { giveBack(kept, reusable: answered) }
         let target = url(bucket: bucket, key: key, query: query)
         var lines = headers.map { "\($0.key): \($0.value)" }
         lines.append("x-amz-content-sha256: \((payloadSHA256 ?? SHA256.hash(body)).hexString)")
@@ -103,6 +132,7 @@ public final class S3Client: Sendable {
         guard status == CURLE_OK else {
             throw S3Error(.network, "\(method) \(target): \(String(cString: curl_easy_strerror(status)))")
         }
+        answered = true
         return S3Response(status: Curl.responseCode(handle), headers: sink.headers, body: sink.body)
     }
 
@@ -207,4 +237,9 @@ enum XMLText {
             .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&amp;", with: "&")
     }
+}
+
+/// A libcurl easy handle, moved between threads but used by one request at a time.
+private struct CurlHandle: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
 }

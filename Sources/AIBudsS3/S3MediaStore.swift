@@ -103,6 +103,8 @@ public final class S3MediaStore: MediaObjectStore {
         switch try freeKey(deviceID: deviceID, objectName: objectName, sha256: sha256) {
         case .stored(let key):
             try record(ImportLedgerEntry(deviceID: deviceID, name: name, size: size, sha256: sha256.hexString, localPath: location.url(of: key)))
+            // An import stopped between its Complete and the removal of its upload state left it.
+            _ = try? client.send("DELETE", bucket: location.bucket, key: uploadStateKey(key: key, deviceID: deviceID, sha256: sha256))
             return .stored(objectURL(of: key))
         case .free(let key):
             return .sink(upload(key: key, deviceID: deviceID, sha256: sha256, ledgerName: name))
@@ -188,8 +190,14 @@ public final class S3MediaStore: MediaObjectStore {
     /// The upload of the bytes with SHA-256 `sha256` to `key`; its state lives under
     /// `<device>/.aibuds/uploads/`, named by the key and the bytes.
     private func upload(key: String, deviceID: String, sha256: [UInt8], ledgerName: String?) -> S3ObjectUpload {
-        let stateKey = prefix(ofDevice: deviceID) + ".aibuds/uploads/" + SHA256.hash(Data(key.utf8)).hexString + "-" + sha256.hexString + ".json"
-        return S3ObjectUpload(store: self, key: key, stateKey: stateKey, sha256: sha256, ledger: ledgerName.map { (deviceID, $0) })
+        S3ObjectUpload(
+            store: self, key: key, stateKey: uploadStateKey(key: key, deviceID: deviceID, sha256: sha256), sha256: sha256,
+            ledger: ledgerName.map { (deviceID, $0) })
+    }
+
+    /// Where the state of the upload of the bytes with SHA-256 `sha256` to `key` is kept.
+    private func uploadStateKey(key: String, deviceID: String, sha256: [UInt8]) -> String {
+        prefix(ofDevice: deviceID) + ".aibuds/uploads/" + SHA256.hash(Data(key.utf8)).hexString + "-" + sha256.hexString + ".json"
     }
 
     /// The `s3://` URL of `key`, percent-encoded.
