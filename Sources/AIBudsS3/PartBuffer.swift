@@ -7,30 +7,34 @@ import Glibc
 /// The bytes of one part while it fills, in memory mapped for it alone: its pages are taken only
 /// as bytes arrive and are returned to the system as soon as the part is sent.
 ///
-/// A part holds one of the station's `budget` places from its first byte until it is sent, so
-/// the parts in memory over every device stay bounded: a download that would start one more
-/// waits (its device keeps sending the station's other files). Measured with the eight-device
+/// A part holds one of the station's places (``PartBudget``, shared fairly between devices)
+/// from its first byte until it is sent, so the parts in memory over every device stay bounded: a
+/// download that would start one more waits (its device keeps sending its other files). Measured with the eight-device
 /// benchmark (docs/benchmarks.md): 8 MiB parts from the heap stayed in glibc's per-thread arenas
 /// once freed, and without a budget each of the 42 transfers held two parts: 873 MiB.
 struct PartBuffer: ~Copyable {
     private var base: UnsafeMutableRawPointer?
     private let capacity: Int
-    private let budget: DispatchSemaphore
+    private let budget: PartBudget
+    /// The device whose place it takes.
+    private let device: String
     private var holdsPlace = false
     /// Bytes in the part.
     private(set) var count = 0
 
-    /// An empty part of up to `capacity` bytes, taking a place in `budget` at its first byte.
-    init(capacity: Int, budget: DispatchSemaphore) {
+    /// An empty part of up to `capacity` bytes, taking a place of `device` in `budget` at its
+    /// first byte.
+    init(capacity: Int, budget: PartBudget, device: String) {
         self.capacity = max(1, capacity)
         self.budget = budget
+        self.device = device
         let mapped = mmap(nil, self.capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         base = mapped == MAP_FAILED ? nil : mapped
     }
 
     deinit {
         if let base { munmap(base, capacity) }
-        if holdsPlace { budget.signal() }
+        if holdsPlace { budget.give(for: device) }
     }
 
     /// Room left.
@@ -42,7 +46,7 @@ struct PartBuffer: ~Copyable {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         precondition(bytes.count <= room, "a part takes no more than its capacity")
         if !holdsPlace {
-            budget.wait()
+            budget.take(for: device)
             holdsPlace = true
         }
         (base + count).copyMemory(from: source, byteCount: bytes.count)
@@ -54,9 +58,10 @@ struct PartBuffer: ~Copyable {
         guard let base, count > 0 else { return Data() }  // unmapped by deinit
         let length = capacity
         let budget = holdsPlace ? self.budget : nil
+        let device = self.device
         let data = Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in
             munmap(pointer, length)
-            budget?.signal()
+            budget?.give(for: device)
         })
         // The data owns the mapping and the place now.
         self.base = nil

@@ -38,10 +38,11 @@ public final class S3MediaStore: MediaObjectStore {
     public let maximumConcurrentUploads: Int
     private let uploadSlots: DispatchSemaphore
     /// How many parts may be in memory at once over every file of the station (filling or being
-    /// sent); a download that would start one more waits for a part to be sent.
+    /// sent), shared fairly between the devices; a download that would start one more waits for
+    /// a part to be sent.
     public let maximumBufferedParts: Int
-    /// The places of `maximumBufferedParts`.
-    let partBudget: DispatchSemaphore
+    /// The places of `maximumBufferedParts`, shared fairly between the devices.
+    let partBudget: PartBudget
 
     /// Creates the destination `location` reached through `client`.
     public init(
@@ -54,7 +55,7 @@ public final class S3MediaStore: MediaObjectStore {
         uploadSlots = DispatchSemaphore(value: max(1, maximumConcurrentUploads))
         // Two parts per upload slot at least: one being sent while the next fills.
         self.maximumBufferedParts = max(2, maximumBufferedParts)
-        partBudget = DispatchSemaphore(value: max(2, maximumBufferedParts))
+        partBudget = PartBudget(capacity: max(2, maximumBufferedParts))
     }
 
     /// The key prefix of a device's objects, ending in `/`.
@@ -192,7 +193,7 @@ public final class S3MediaStore: MediaObjectStore {
     private func upload(key: String, deviceID: String, sha256: [UInt8], ledgerName: String?) -> S3ObjectUpload {
         S3ObjectUpload(
             store: self, key: key, stateKey: uploadStateKey(key: key, deviceID: deviceID, sha256: sha256), sha256: sha256,
-            ledger: ledgerName.map { (deviceID, $0) })
+            device: deviceID, ledger: ledgerName.map { (deviceID, $0) })
     }
 
     /// Where the state of the upload of the bytes with SHA-256 `sha256` to `key` is kept.

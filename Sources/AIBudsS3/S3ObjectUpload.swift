@@ -30,6 +30,8 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
     private let sha256: [UInt8]
     /// The device and file name of the ledger entry written once stored; nil for a companion.
     private let ledger: (deviceID: String, name: String)?
+    /// The device whose places in the station's part budget this upload takes.
+    private let device: String
 
     private var hasher = SHA256()
     /// The part being filled, and the offset of its first byte.
@@ -45,13 +47,14 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
     /// The part being sent, if any.
     private var inFlight: (done: DispatchSemaphore, outcome: Locked<Result<UploadedPart, any Error>?>)?
 
-    init(store: S3MediaStore, key: String, stateKey: String, sha256: [UInt8], ledger: (deviceID: String, name: String)?) {
+    init(store: S3MediaStore, key: String, stateKey: String, sha256: [UInt8], device: String, ledger: (deviceID: String, name: String)?) {
         self.store = store
         self.key = key
         self.stateKey = stateKey
         self.sha256 = sha256
         self.ledger = ledger
-        part = PartBuffer(capacity: store.partSize, budget: store.partBudget)
+        self.device = device
+        part = PartBuffer(capacity: store.partSize, budget: store.partBudget, device: device)
     }
 
     private var client: S3Client { store.client }
@@ -93,7 +96,7 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
             // From the start: what was sent belongs to other bytes (part numbers are sent again).
             try? awaitInFlight()
             hasher = SHA256()
-            part = PartBuffer(capacity: partSize, budget: store.partBudget)
+            part = PartBuffer(capacity: partSize, budget: store.partBudget, device: device)
             partStart = 0
             parts = []
             if hasState {
@@ -128,7 +131,7 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
 
     /// The part filled so far, handed over; an empty one takes its place.
     private func replacePart() -> PartBuffer {
-        var next = PartBuffer(capacity: partSize, budget: store.partBudget)
+        var next = PartBuffer(capacity: partSize, budget: store.partBudget, device: device)
         swap(&next, &part)
         return next
     }
