@@ -8,8 +8,8 @@ import Foundation
 /// ``resumePoint()`` once, then for each response ``begin(at:etag:size:)`` followed by
 /// ``write(_:)`` calls, then ``digest()`` and ``finish(sha256:)`` for bytes it verified, or
 /// ``suspend()`` (a drop that ends the download, a cancel) or ``discard()`` (bytes known wrong).
-/// Throwing from any call ends the download with `TransferError.localFileError` carrying the
-/// error, unless the error is a `TransferError` itself.
+/// Throwing from any call ends the download with `TransferError.sinkFailed` carrying the error,
+/// unless the error is a `TransferError` itself.
 public protocol DownloadSink: AnyObject, Sendable {
     /// What an earlier download left stored, to continue from; `nil` to start at byte 0.
     func resumePoint() throws -> DownloadSinkResume?

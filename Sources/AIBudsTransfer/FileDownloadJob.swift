@@ -142,7 +142,7 @@ final class FileDownloadJob: Sendable {
             } catch let error as TransferError {
                 throw error
             } catch {
-                throw TransferError(.localFileError, "the destination of \(request.localName) cannot say what it holds: \(error)", underlying: error)
+                throw TransferError(.sinkFailed, "the destination of \(request.localName) cannot say what it holds: \(error)", underlying: error)
             }
             guard !isCancelled else { throw cancelledError }
             return Target(

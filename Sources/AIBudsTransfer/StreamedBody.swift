@@ -68,14 +68,14 @@ struct StreamedBody: DownloadBody {
         sink.suspend()
     }
 
-    /// Runs a sink call; its failure is the engine's `TransferError` (`localFileError` unless it is one).
+    /// Runs a sink call; its failure is the engine's `TransferError` (`sinkFailed` unless it is one).
     private func call<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as TransferError {
             throw error
         } catch {
-            throw TransferError(.localFileError, "the destination of \(url) failed: \(error)", underlying: error)
+            throw TransferError(.sinkFailed, "storing the bytes of \(url) failed: \(error)", underlying: error)
         }
     }
 }

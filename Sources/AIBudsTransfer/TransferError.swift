@@ -9,7 +9,7 @@ import Glibc
 /// `invalidResponse`, `sizeMismatch`, `checksumMismatch` → 6011 invalid response,
 /// `httpStatus` → 6012 HTTP error, `connectionLost`, `stalled`, `responseHeadTimeout` → 6013
 /// hotspot connection lost,
-/// `invalidURL` → 6014 invalid URL.
+/// `invalidURL` → 6014 invalid URL, `sinkFailed` → the generic file-import failure.
 public struct TransferError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure.
     public enum Code: String, Hashable, Sendable {
@@ -39,6 +39,9 @@ public struct TransferError: Error, Sendable, CustomStringConvertible {
         case unsafeFileName
         /// Reading or writing a local file failed (a read-only folder, a full disk).
         case localFileError
+        /// The request's ``DownloadSink`` failed (an object store refused the bytes or could not
+        /// be reached).
+        case sinkFailed
         /// The download was cancelled; its partial file remains for a resume.
         case cancelled
     }

@@ -32,6 +32,7 @@ enum ImportErrorMapping {
             }
         case .sizeMismatch, .checksumMismatch: code = .importFilesFailedDueToIntegrityMismatch
         case .fileExists, .unsafeFileName, .localFileError: code = .importFilesFailedDueToLocalFileError
+        case .sinkFailed: code = .fileImportFailed
         case .cancelled: code = .importFilesCanceled
         }
         return AIBudsError(code, message, underlying: transfer)
