@@ -118,6 +118,40 @@ struct S3ImportTests {
         #expect(try await server.uploadsInProgress() == 0)
     }
 
+    /// Two stations importing the same device into the same place at once, each streaming files
+    /// from the device (their conditional writes decide which one's object stays): every object
+    /// is stored once, byte-identical, one ledger entry per file, both imports succeed and no
+    /// upload is left in progress.
+    @Test func twoStationsStreamingOneDeviceAtOnceStoreEachFileOnce() async throws {
+        let server = try await S3ServerFixture()
+        defer { server.stop() }
+        let fixture = try ImportEmulatorFixture([.video("VID_R.mp4", 30_000_000, sixaxis: false), .photo("IMG_R.jpg", 400_000)])
+        defer { fixture.stop() }
+        let arguments = ["media", "import", "--device", fixture.address, "--to", "s3://station/both", "--all", "--json"]
+        async let first = runAIBuds(arguments, environment: environment(fixture, server, ["XDG_CACHE_HOME": fixture.folder.appendingPathComponent("cache-1").path]))
+        async let second = runAIBuds(arguments, environment: environment(fixture, server, ["XDG_CACHE_HOME": fixture.folder.appendingPathComponent("cache-2").path]))
+        let results = try await [first, second]
+        var fetched: [Int] = []
+        for (status, out, err) in results {
+            #expect(status == 0, "\(err)\n\(out)")
+            let files = ((try? json(out))?["devices"] as? [[String: Any]])?.first?["files"] as? [[String: Any]] ?? []
+            fetched.append(files.compactMap { $0["bytesFetched"] as? Int }.reduce(0, +))
+        }
+        // Each file came from the device at least once (usually both stations stream the video and
+        // the slower one's conditional Complete finds the other's object with the same SHA-256).
+        #expect(fetched.reduce(0, +) >= 30_400_000, "\(fetched)")
+        let id = try #require(((try json(results[0].1))["devices"] as? [[String: Any]])?.first?["device"] as? String)
+        let keys = try await server.keys(prefix: "both/")
+        #expect(Set(keys.filter { !$0.contains("/.aibuds/") }) == ["both/\(id)/VID_R.mp4", "both/\(id)/IMG_R.jpg"], "\(keys)")
+        #expect(keys.filter { $0.contains("/.aibuds/ledger/") }.count == 2, "\(keys)")
+        #expect(try await server.uploadsInProgress() == 0)
+        for name in ["VID_R.mp4", "IMG_R.jpg"] {
+            let (data, metadata) = try await server.object("both/\(id)/\(name)")
+            #expect(data == (try LoopbackContent.of(fixture, name)), "\(name) differs")
+            #expect(metadata["sha256"] == (try fixture.sha256(of: name)).hexString)
+        }
+    }
+
     /// An importer killed in the middle of a multipart upload: the next run resumes that upload
     /// (it completes, none is left in progress) and the object is byte-identical.
     @Test func resumesTheMultipartUploadAfterAKill() async throws {
