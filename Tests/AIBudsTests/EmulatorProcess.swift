@@ -21,10 +21,11 @@ struct EmulatorProcess {
     let address: String
     var pid: Int32 { process.pid }
 
-    /// Starts the emulator with its announcements under `runtime` and waits until it has announced itself.
-    static func start(profile: String, name: String, runtime: URL) async throws -> EmulatorProcess {
+    /// Starts the emulator (with `arguments` added) with its announcements under `runtime` and
+    /// waits until it has announced itself.
+    static func start(profile: String, name: String, runtime: URL, arguments: [String] = []) async throws -> EmulatorProcess {
         let process = try ChildProcess(
-            try aibudsExecutable().path, ["emulator", "--profile", profile, "--name", name, "--listen", "127.0.0.1:0"],
+            try aibudsExecutable().path, ["emulator", "--profile", profile, "--name", name, "--listen", "127.0.0.1:0"] + arguments,
             environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": runtime.path]) { $1 },
             output: .discard, errors: .discard)
         let pid = process.pid

@@ -152,6 +152,44 @@ struct S3ImportTests {
         }
     }
 
+    /// A video recorded with six-axis data is imported into staging, stabilized, and both the
+    /// original and its stabilized copy are stored (the copy beside the original), verified
+    /// with awscli; nothing stays in staging.
+    @Test func stabilizedVideosAreStoredBesideTheirOriginals() async throws {
+        let server = try await S3ServerFixture()
+        defer { server.stop() }
+        let folder = try makeTemporaryDirectory("s3-stabilized")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let emulator = try await EmulatorProcess.start(
+            profile: "glasses", name: "Stabilizing Glasses", runtime: folder, arguments: ["--rendered-videos", "1"])
+        defer { emulator.terminate() }
+        let environment = server.environment(extra: [
+            "XDG_RUNTIME_DIR": folder.path, "XDG_DATA_HOME": folder.path, "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path,
+        ])
+        let (status, out, err) = try await runAIBuds(
+            ["media", "import", "--device", emulator.address, "--to", "s3://station/stab", "--all", "--json"], environment: environment)
+        #expect(status == 0, "\(err)")
+        let device = try #require(((try json(out))["devices"] as? [[String: Any]])?.first)
+        let id = try #require(device["device"] as? String)
+        let files = try #require(device["files"] as? [[String: Any]])
+        let video = try #require(files.first { ($0["name"] as? String)?.hasSuffix(".mp4") == true })
+        let name = try #require(video["name"] as? String)
+        let stem = (name as NSString).deletingPathExtension
+        let stabilization = try #require(video["stabilization"] as? [String: Any], "\(video)")
+        #expect(stabilization["status"] as? String == "stabilized", "\(stabilization)")
+        let keys = try await server.keys(prefix: "stab/")
+        #expect(keys.contains("stab/\(id)/\(name)") && keys.contains("stab/\(id)/\(stem).stabilized.mp4"), "\(keys)")
+        // The stabilized copy is a playable video of its own, with the original's SHA-256 beside it.
+        let (copy, copyMetadata) = try await server.object("stab/\(id)/\(stem).stabilized.mp4")
+        let (original, metadata) = try await server.object("stab/\(id)/\(name)")
+        #expect(copy.count > 10_000 && copy != original)
+        #expect(copyMetadata["sha256"] == SHA256.hash(copy).hexString)
+        #expect(metadata["sha256"] == SHA256.hash(original).hexString)
+        #expect(video["sha256"] as? String == SHA256.hash(original).hexString)
+        let staged = folder.appendingPathComponent("cache/aibuds/s3-staging/station/\(id)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: staged.path)) ?? []).filter { !$0.hasPrefix(".") }.isEmpty)
+    }
+
     /// An importer killed in the middle of a multipart upload: the next run resumes that upload
     /// (it completes, none is left in progress) and the object is byte-identical.
     @Test func resumesTheMultipartUploadAfterAKill() async throws {
