@@ -118,8 +118,11 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
             hasher.update(piece)
             try part.append(piece)
             rest = UnsafeRawBufferPointer(rebasing: rest[take...])
+            guard part.room > 0 || take > 0 else {
+                throw S3Error(.integrity, "more bytes of \(key) than the \(size) announced")
+            }
             // A full part that is not the file's last goes now; the last waits for the check.
-            if part.count == partSize, partStart + Int64(partSize) < size {
+            if part.room == 0, partStart + Int64(partSize) < size {
                 let full = replacePart()
                 try send(full.data(), through: hasher.midstate)
                 partStart += Int64(partSize)
@@ -158,7 +161,7 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
             return try stored()
         }
         if part.count > 0 || parts.isEmpty {
-            parts.append(try upload(replacePart().data(), number: parts.count + 1))
+            parts.append(try upload(replacePart().data(), number: parts.count + 1, query: uploadQuery))
         }
         var xml = "<CompleteMultipartUpload>"
         for part in parts {
@@ -203,9 +206,10 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
         let state = UploadState(
             uploadID: uploadID ?? "", key: key, partSize: partSize, etag: etag, size: size, offset: partStart + Int64(bytes.count),
             midstate: midstate, parts: [])
+        let query = uploadQuery
         let thread = Thread { [self] in
             let result = Result {
-                let sent = try upload(bytes, number: number)
+                let sent = try upload(bytes, number: number, query: query)
                 // Resumable only with the device's validator.
                 if state.etag != nil {
                     var saved = state
@@ -245,13 +249,13 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
         }
     }
 
-    /// Sends part `number` (in one of the station's upload slots).
-    private func upload(_ bytes: Data, number: Int) throws -> UploadedPart {
+    /// Sends part `number` of the upload that `query` names (in one of the station's upload slots).
+    private func upload(_ bytes: Data, number: Int, query: String) throws -> UploadedPart {
         let digest = SHA256.hash(bytes)
         let checksum = Data(digest).base64EncodedString()
         let response = try store.withSlot {
             try client.expectSuccess(
-                "PUT", bucket: bucket, key: key, query: "partNumber=\(number)&" + uploadQuery,
+                "PUT", bucket: bucket, key: key, query: "partNumber=\(number)&" + query,
                 headers: ["x-amz-checksum-sha256": checksum], body: bytes, payloadSHA256: digest)
         }
         return UploadedPart(number: number, etag: response.headers["etag"] ?? "", checksum: checksum)

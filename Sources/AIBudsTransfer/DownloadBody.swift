@@ -17,8 +17,9 @@ protocol DownloadBody {
 
     /// Drops the bytes to start from byte 0.
     mutating func restart() throws
-    /// Makes the resume state say what the coming body belongs to, before its first byte.
-    mutating func recordValidator() throws
+    /// Makes the resume state say what the coming body belongs to, before its first byte; the
+    /// file has `size` bytes (known from the response even without a validator).
+    mutating func recordValidator(size: Int64) throws
     /// Prepares for a body of `bytes` (a partial file may then write around the page cache).
     mutating func useDirectWrites(forComing bytes: Int64)
     /// Takes the first `count` bytes of `buffer`; unless `final`, only whole `alignment` blocks.

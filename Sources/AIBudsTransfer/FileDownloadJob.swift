@@ -474,7 +474,7 @@ final class FileDownloadJob: Sendable {
             part.validator = nil
         }
         // The resume record first, so that any end of this process leaves a resumable file.
-        try part.recordValidator()
+        try part.recordValidator(size: total)
 
         // Stream the body into the partial file. `pending` bytes at the start of the buffer are
         // received but not yet written; writes happen in whole blocks (see PartialFile).

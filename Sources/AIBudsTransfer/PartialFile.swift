@@ -220,6 +220,9 @@ struct PartialFile: DownloadBody {
     /// removed when there is none (no `ETag`: nothing to resume with). An unnamed file has none.
     /// A record that cannot be written fails the download (`TransferError.localFileError`; a full
     /// disk says so), so no partial file is ever left without its record.
+    mutating func recordValidator(size: Int64) throws { try recordValidator() }
+
+    /// Writes or removes the resume record (see `recordValidator(size:)`).
     mutating func recordValidator() throws {
         guard !isUnnamed, validator != recordedValidator || (validator == nil && mayHaveValidatorFile) else { return }
         guard let validator else {

@@ -32,8 +32,8 @@ struct StreamedBody: DownloadBody {
         begun = false
     }
 
-    mutating func recordValidator() throws {
-        try call { try sink.begin(at: length, etag: validator?.etag, size: validator?.size ?? -1) }
+    mutating func recordValidator(size: Int64) throws {
+        try call { try sink.begin(at: length, etag: validator?.etag, size: size) }
         begun = true
     }
 
