@@ -22,15 +22,31 @@ struct BlueZConnector: Sendable {
     func open(address: String) async throws -> BlueZGATTTransport {
         let bus = try await BlueZBus.open(address: busAddress)
         do {
-            return try await open(address: address.uppercased(), on: bus)
+            do {
+                return try await open(address: address.uppercased(), on: bus)
+            } catch let vanished as LinkVanished {
+                // The link went down between finding the characteristic and acquiring it (a
+                // Disconnect that BlueZ carried out late, a dropped radio link): once more, from
+                // reading the object tree, where the device is found disconnected and connected anew.
+                logger.log(.info, "bluez", "\(address): \(vanished.error.message); connecting again")
+                do {
+                    return try await open(address: address.uppercased(), on: bus)
+                } catch let again as LinkVanished {
+                    throw again.error
+                }
+            }
         } catch {
             bus.close()
             throw error
         }
     }
 
+    /// The SMP characteristic was gone when its sockets were asked for: the link went down meanwhile.
+    private struct LinkVanished: Error {
+        let error: AIBudsError
+    }
+
     private func open(address: String, on bus: BlueZBus) async throws -> BlueZGATTTransport {
-        let deadline = ContinuousClock.now + timeout
         // Watch BlueZ's signals from the start, so no change between a read and a wait is missed.
         let (signals, feed) = AsyncStream<DBusMessage>.makeStream()
         let token = bus.connection.onSignal { feed.yield($0) }
@@ -44,6 +60,9 @@ struct BlueZConnector: Sendable {
         if await PendingDisconnects.settle(bus: busAddress, device: devicePath) {
             objects = try await bus.managedObjects()
         }
+        // The time to connect counts from here: waiting for this SDK's own old link to go is not
+        // the device being slow.
+        let deadline = ContinuousClock.now + timeout
         if objects[devicePath]?["org.bluez.Device1"] == nil {
             try await discover(devicePath, adapter: adapter, on: bus, signals: signals, until: deadline)
             objects = try await bus.managedObjects()
@@ -168,6 +187,7 @@ struct BlueZConnector: Sendable {
             if Self.isNotPaired(error) { throw NotPaired(error: error) }
             let short = error.name.split(separator: ".").last.map(String.init) ?? ""
             if ["UnknownMethod", "NotSupported", "NotPermitted", "Failed"].contains(short) { return nil }
+            if short == "UnknownObject" { throw LinkVanished(error: BlueZ.sdkError(error, "\(method) on the SMP characteristic failed")) }
             throw BlueZ.sdkError(error, "\(method) on the SMP characteristic failed")
         }
         guard reply.count == 2, case .unixFD(let fd) = reply[0], let mtu = reply[1].intValue else {

@@ -178,12 +178,14 @@ final class BlueZGATTTransport: SMPTransport {
         valueWrites?.finish()
         // Ends the link as the SDK's disconnect means it; then leaves the bus. A new link to the
         // device waits for this (PendingDisconnects), so it cannot end that link. The wait is
-        // long (10 s): BlueZ answers a Disconnect once the link is down, which takes a few
-        // connection intervals on a radio, and a new link that stopped waiting first would be
-        // ended by it.
+        // long (32 s, LE's longest supervision timeout): BlueZ answers a Disconnect once the link
+        // is down, which takes a few connection intervals on a radio and up to the supervision
+        // timeout when the device is gone, and a new link that stopped waiting first would be
+        // ended by it. (At 10 s, a test holding the Disconnect on a loaded machine saw exactly
+        // that.)
         let bus = self.bus, devicePath = self.devicePath
         PendingDisconnects.start(bus: bus.connection.address, device: devicePath) {
-            _ = try? await bus.call(devicePath, "org.bluez.Device1", "Disconnect", timeout: .seconds(10), what: "Disconnect")
+            _ = try? await bus.call(devicePath, "org.bluez.Device1", "Disconnect", timeout: .seconds(32), what: "Disconnect")
             bus.close()
         }
     }

@@ -43,6 +43,22 @@ import Testing
         await fixture.stop()
     }
 
+    /// A link that drops between the client's reading of the object tree and its acquisition of
+    /// the SMP characteristic (the characteristic is gone: `UnknownObject`) is opened again from
+    /// the start: the device is found disconnected and connected anew.
+    @Test func aLinkThatDropsAtAcquisitionIsOpenedAgain() async throws {
+        var options = BlueZStandIn.Options()
+        options.linkDropsAtFirstAcquire = true
+        let fixture = try await BlueZFixture.start(options: options)
+        let transport = try await connect(fixture)
+        #expect(transport.acquiredWrite && transport.acquiredNotify)
+        let client = try SMPClient(transport: transport)
+        #expect(try await client.send(DeviceInfoRequest()).mac == fixture.standIn.address)
+        #expect(fixture.standIn.isConnected)
+        client.close()
+        await fixture.stop()
+    }
+
     /// A link closed while BlueZ is slow to tear it down: the next link to the device waits for
     /// that `Disconnect`, so the `Disconnect` cannot end the new link.
     @Test func aNewLinkWaitsForTheOldLinksDisconnect() async throws {

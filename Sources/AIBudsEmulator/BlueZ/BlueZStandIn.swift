@@ -58,6 +58,12 @@ public final class BlueZStandIn: Sendable {
         /// refuses a user outside BlueZ's D-Bus policy (the `bluetooth` group).
         public var accessDenied = false
 
+        /// Whether the link drops just as the SMP characteristic's sockets are first asked for
+        /// (`AcquireNotify` or `AcquireWrite`): the GATT objects go and the call fails with
+        /// `UnknownObject`, as when a late `Disconnect` or the radio ends a link between a
+        /// client's reading of the object tree and its acquisition.
+        public var linkDropsAtFirstAcquire = false
+
         /// Creates the defaults: acquisition offered, adapter powered, connections succeed.
         public init() {}
     }
@@ -92,6 +98,8 @@ public final class BlueZStandIn: Sendable {
         var heldDisconnects: [DBusIncomingCall] = []
         /// How many times `Pair` was called.
         var pairCalls = 0
+        /// Whether `linkDropsAtFirstAcquire` has dropped the link already.
+        var droppedAtAcquire = false
         /// How many times a client read the object tree (`GetManagedObjects`).
         var objectTreeReads = 0
     }
@@ -719,6 +727,14 @@ public final class BlueZStandIn: Sendable {
         case "AcquireWrite", "AcquireNotify":
             guard options.acquire else {
                 call.fail(Self.unknownMethod, "no method org.bluez.GattCharacteristic1.\(member)")
+                return
+            }
+            if options.linkDropsAtFirstAcquire, state.withLock({ state in
+                defer { state.droppedAtAcquire = true }
+                return !state.droppedAtAcquire
+            }) {
+                disconnect(reason: "link lost")
+                call.fail(Self.unknownObject, "no characteristic at \(path)")
                 return
             }
             acquire(call, write: member == "AcquireWrite", connection: connection)
