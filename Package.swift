@@ -73,7 +73,9 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
-        .target(name: "AIBudsStabilization", dependencies: ["AIBudsFoundation", "AIBuds", "CFFmpeg"]),
+        // The warp's AVX2 interior sampler (C intrinsics behind a runtime CPU check).
+        .target(name: "CPlaneSampler"),
+        .target(name: "AIBudsStabilization", dependencies: ["AIBudsFoundation", "AIBuds", "CFFmpeg", "CPlaneSampler"]),
         // Rendered clips with known camera motion, their sidecars, and an independent motion
         // estimate: for the stabilization tests, the benchmark and the emulator's videos.
         .target(name: "AIBudsSyntheticVideo", dependencies: ["AIBudsStabilization", "CFFmpeg"]),

@@ -34,7 +34,9 @@ public struct GyroTimeOffset: Sendable, Equatable {
         var times: [Double] = []
         var profiles: [ProjectionMotion.Profiles] = []
         do {
-            try VideoFrameReader.forEachFrame(video) { time, planes in
+            // On this thread, as the transcode that follows decodes: frames that decoder threads
+            // allocated stayed in their malloc arenas and raised the run's peak by 8 MB at 1080p.
+            try VideoFrameReader.forEachFrame(video, decodingThreads: 1) { time, planes in
                 guard times.count < frames else { throw EnoughFrames() }
                 times.append(time)
                 profiles.append(ProjectionMotion.profiles(planes[0]))

@@ -1,33 +1,25 @@
 import CFFmpeg
 
-/// The frames one transcode reuses: the decoder's, a YUV 4:2:0 conversion of it when the decoder
-/// gives another format, and the encoder's input.
+/// The frames one decode reuses: the decoder's, and a YUV 4:2:0 conversion of it when the decoder
+/// gives another format (the encoder's frames are ``EncoderThread``'s).
 final class FramePool {
     let decoded: UnsafeMutablePointer<AVFrame>
     private let converted: UnsafeMutablePointer<AVFrame>
-    private let output: UnsafeMutablePointer<AVFrame>
     private var scaler: OpaquePointer?
     private let width: Int32
     private let height: Int32
 
     init(width: Int, height: Int) throws(FFmpegError) {
-        var frames: [UnsafeMutablePointer<AVFrame>?] = [av_frame_alloc(), av_frame_alloc(), av_frame_alloc()]
-        guard let decoded = frames[0], let converted = frames[1], let output = frames[2] else {
+        var frames: [UnsafeMutablePointer<AVFrame>?] = [av_frame_alloc(), av_frame_alloc()]
+        guard let decoded = frames[0], let converted = frames[1] else {
             // Those that were allocated are freed (from here on, deinit frees them).
             for index in frames.indices { av_frame_free(&frames[index]) }
             throw FFmpegError("av_frame_alloc", reason: "out of memory")
         }
         self.decoded = decoded
         self.converted = converted
-        self.output = output
         self.width = Int32(width)
         self.height = Int32(height)
-        for frame in [output] {
-            frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-            frame.pointee.width = self.width
-            frame.pointee.height = self.height
-            try FFmpegError.check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer")
-        }
     }
 
     /// `frame` itself when it is 8-bit YUV 4:2:0 at the stream's size, else its conversion.
@@ -71,12 +63,6 @@ final class FramePool {
         return converted
     }
 
-    /// The encoder's input frame, writable (a fresh buffer if the encoder still holds the last one).
-    func writableOutput() throws(FFmpegError) -> UnsafeMutablePointer<AVFrame> {
-        try FFmpegError.check(av_frame_make_writable(output), "av_frame_make_writable")
-        return output
-    }
-
     /// The three planes of a YUV 4:2:0 frame.
     static func planes(_ frame: UnsafeMutablePointer<AVFrame>) -> [PlaneBuffer] {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
@@ -89,7 +75,7 @@ final class FramePool {
     }
 
     deinit {
-        var frames: [UnsafeMutablePointer<AVFrame>?] = [decoded, converted, output]
+        var frames: [UnsafeMutablePointer<AVFrame>?] = [decoded, converted]
         for index in frames.indices { av_frame_free(&frames[index]) }
         sws_freeContext(scaler)
     }

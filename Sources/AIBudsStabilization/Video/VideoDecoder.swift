@@ -5,14 +5,15 @@ import Foundation
 final class VideoDecoder {
     let context: UnsafeMutablePointer<AVCodecContext>
 
-    init(_ input: DemuxedInput) throws(FFmpegError) {
+    /// One decoding thread per core by default (FFmpeg's automatic choice adds one, and each holds
+    /// frames); `threads` 1 decodes on the calling thread.
+    init(_ input: DemuxedInput, threads: Int = ProcessInfo.processInfo.activeProcessorCount) throws(FFmpegError) {
         guard let context = avcodec_alloc_context3(input.decoder) else { throw FFmpegError("avcodec_alloc_context3", reason: "out of memory") }
         self.context = context
         var owned: UnsafeMutablePointer<AVCodecContext>? = context
         do throws(FFmpegError) {
             try FFmpegError.check(avcodec_parameters_to_context(context, input.videoStream.pointee.codecpar), "avcodec_parameters_to_context")
-            // One decoding thread per core (FFmpeg's automatic choice adds one, and each holds frames).
-            context.pointee.thread_count = Int32(max(1, min(8, ProcessInfo.processInfo.activeProcessorCount)))
+            context.pointee.thread_count = Int32(max(1, min(8, threads)))
             context.pointee.pkt_timebase = input.videoStream.pointee.time_base
             try FFmpegError.check(avcodec_open2(context, input.decoder, nil), "avcodec_open2(decoder)")
         } catch {

@@ -7,8 +7,13 @@ public enum VideoFrameReader {
     /// Calls `body` with each frame's presentation time (seconds from the first frame) and its
     /// YUV 4:2:0 planes, valid only during the call.
     public static func forEachFrame(_ url: URL, _ body: (Double, [PlaneBuffer]) throws -> Void) throws {
+        try forEachFrame(url, decodingThreads: ProcessInfo.processInfo.activeProcessorCount, body)
+    }
+
+    /// `forEachFrame` with `decodingThreads` decoder threads (1: on the calling thread).
+    static func forEachFrame(_ url: URL, decodingThreads: Int, _ body: (Double, [PlaneBuffer]) throws -> Void) throws {
         let demuxer = try DemuxedInput(url)
-        let decoder = try VideoDecoder(demuxer)
+        let decoder = try VideoDecoder(demuxer, threads: decodingThreads)
         let frames = try FramePool(width: Int(decoder.context.pointee.width), height: Int(decoder.context.pointee.height))
         guard let packet = av_packet_alloc() else { throw FFmpegError("av_packet_alloc", reason: "out of memory") }
         var ownedPacket: UnsafeMutablePointer<AVPacket>? = packet

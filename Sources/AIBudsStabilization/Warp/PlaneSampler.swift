@@ -1,11 +1,22 @@
+import CPlaneSampler
+
 /// The inner loop of ``FrameWarper``: bilinear resampling of one plane's rows through a warp map.
 enum PlaneSampler {
     /// Lanes processed together.
     typealias Lanes = SIMD8<Float>
 
+    /// Whether this CPU runs the AVX2 interior sampler (CPlaneSampler), sixteen pixels per step.
+    static let hasAVX2 = cplanesampler_has_avx2()
+
     /// Warps `rows` of `destination` from `source`. `scale` is the plane's subsampling (1 luma,
     /// 2 chroma): the map is in luma pixels, plane pixel `p` sits at luma `(p + 0.5) × scale - 0.5`.
-    static func warp(_ map: WarpMap, from source: PlaneBuffer, to destination: PlaneBuffer, rows: Range<Int>, scale: Int, fill: UInt8) {
+    /// `vectorized` lets runs inside the frame use the AVX2 sampler (same bytes as the scalar one).
+    static func warp(
+        _ map: WarpMap, from source: PlaneBuffer, to destination: PlaneBuffer, rows: Range<Int>, scale: Int, fill: UInt8,
+        vectorized: Bool = hasAVX2
+    ) {
+        // The vector sampler addresses the plane with 32-bit offsets.
+        let vectorized = vectorized && source.stride > 0 && source.stride * source.height < Int(Int32.max)
         let s = Float(scale)
         let inverseScale = 1 / s
         let spacing = Float(map.spacing)
@@ -46,7 +57,8 @@ enum PlaneSampler {
                 sampleRun(
                     source, into: output, from: run.start, to: run.end,
                     startX: (baseX + 0.5) * inverseScale - 0.5, startY: (baseY + 0.5) * inverseScale - 0.5,
-                    stepX: slopeX * inverseScale, stepY: slopeY * inverseScale, maxX: maxX, maxY: maxY, fill: fill)
+                    stepX: slopeX * inverseScale, stepY: slopeY * inverseScale, maxX: maxX, maxY: maxY, fill: fill,
+                    vectorized: vectorized)
             }
         }
     }
@@ -81,13 +93,17 @@ enum PlaneSampler {
     @inline(__always)
     private static func sampleRun(
         _ source: PlaneBuffer, into output: UnsafeMutablePointer<UInt8>, from start: Int, to end: Int, startX: Float, startY: Float,
-        stepX: Float, stepY: Float, maxX: Float, maxY: Float, fill: UInt8
+        stepX: Float, stepY: Float, maxX: Float, maxY: Float, fill: UInt8, vectorized: Bool
     ) {
         // Runs wholly inside the frame (nearly all of them) take the fixed-point path.
         let lastOffset = Float(end - start - 1)
         let endX = startX + stepX * lastOffset, endY = startY + stepY * lastOffset
         if min(startX, endX) >= 0, max(startX, endX) < maxX - 0.01, min(startY, endY) >= 0, max(startY, endY) < maxY - 0.01 {
-            sampleInterior(source, into: output, from: start, to: end, startX: startX, startY: startY, stepX: stepX, stepY: stepY)
+            // The vector sampler reads four bytes per row from the left tap, so its lower taps must
+            // stay off the plane's last row (then the two extra bytes are the next row's).
+            sampleInterior(
+                source, into: output, from: start, to: end, startX: startX, startY: startY, stepX: stepX, stepY: stepY,
+                vectorized: vectorized && max(startY, endY) < maxY - 1.5)
             return
         }
         let ramp = Lanes(0, 1, 2, 3, 4, 5, 6, 7)
@@ -124,19 +140,27 @@ enum PlaneSampler {
         }
     }
 
-    /// Bilinear sampling in 16.16 fixed point for a run whose every tap lies inside the plane.
+    /// Bilinear sampling in 16.16 fixed point for a run whose every tap lies inside the plane:
+    /// sixteen pixels at a time by the AVX2 sampler when `vectorized`, the rest by the scalar loop.
     /// Not inlined: on its own the loop keeps every value in a register (inlined into `warp`, it
     /// reloaded spilled pointers for each pixel).
     @inline(never)
-    private static func sampleInterior(
+    static func sampleInterior(
         _ source: PlaneBuffer, into output: UnsafeMutablePointer<UInt8>, from start: Int, to end: Int, startX: Float, startY: Float,
-        stepX: Float, stepY: Float
+        stepX: Float, stepY: Float, vectorized: Bool
     ) {
         var fx = Int32(startX * 65536), fy = Int32(startY * 65536)
         let dx = Int32(stepX * 65536), dy = Int32(stepY * 65536)
         let stride = source.stride
+        var first = start
+        if vectorized {
+            let done = Int(cplanesampler_interior_avx2(source.base, stride, output + start, Int32(end - start), fx, fy, dx, dy))
+            first += done
+            fx &+= dx &* Int32(truncatingIfNeeded: done)
+            fy &+= dy &* Int32(truncatingIfNeeded: done)
+        }
         let base = UnsafeRawPointer(source.base)
-        for x in start..<end {
+        for x in first..<end {
             let offset = Int(fy >> 16) &* stride &+ Int(fx >> 16)
             let wx = (fx >> 8) & 0xFF, wy = (fy >> 8) & 0xFF
             // Each row's two taps in one 16-bit load (little-endian: the left tap in the low byte),
