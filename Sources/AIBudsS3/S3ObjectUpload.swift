@@ -71,14 +71,15 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
             return nil
         }
         hasState = true
-        guard let state = try? JSONDecoder().decode(UploadState.self, from: saved.body), state.key == key, state.partSize == partSize,
+        let decoded = try? JSONDecoder().decode(UploadState.self, from: saved.body)
+        guard let state = decoded, state.key == key, state.partSize == partSize,
             let midstate = state.midstate, let etag = state.etag, state.offset == Int64(state.parts.count) * Int64(partSize),
             state.offset > 0, state.offset < state.size, midstate.byteCount == UInt64(state.offset),
             try storeHasParts(state.parts, of: state.uploadID)
         else {
             // Unusable (another layout, lost parts, an upload that is gone): start afresh.
-            if let state = try? JSONDecoder().decode(UploadState.self, from: saved.body) {
-                _ = try? client.send("DELETE", bucket: bucket, key: key, query: "uploadId=" + S3Client.encodeQueryValue(state.uploadID))
+            if let decoded {
+                _ = try? client.send("DELETE", bucket: bucket, key: key, query: "uploadId=" + S3Client.encodeQueryValue(decoded.uploadID))
             }
             return nil
         }

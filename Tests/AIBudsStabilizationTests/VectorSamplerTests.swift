@@ -1,4 +1,5 @@
 @testable import AIBudsStabilization
+import AIBudsEmulator
 import Glibc
 import Testing
 
@@ -7,25 +8,13 @@ import Testing
 /// (each source plane ends right before an inaccessible page, so a read past it crashes the test).
 @Suite(.enabled(if: PlaneSampler.hasAVX2, "the vector sampler needs a CPU with AVX2"))
 struct VectorSamplerTests {
-    /// A fixed-seed generator (SplitMix64), so a failure repeats.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A plane of random bytes whose last byte is the last before a page that cannot be read.
     final class GuardedPlane {
         let region: UnsafeMutableRawPointer
         let regionSize: Int
         let plane: PlaneBuffer
 
-        init(width: Int, height: Int, stride: Int, using generator: inout SplitMix) throws {
+        init(width: Int, height: Int, stride: Int, using generator: inout SeededRandom) throws {
             let page = sysconf(Int32(_SC_PAGESIZE))
             let bytes = stride * (height - 1) + width
             let dataSize = (bytes + page - 1) / page * page
@@ -51,7 +40,7 @@ struct VectorSamplerTests {
     /// pushed to the extremes of that region.
     @Test(arguments: [(67, 41, 67), (64, 33, 80), (2, 4, 2), (3, 5, 16), (960, 540, 960), (1920, 6, 1920)])
     func interiorRunsMatchTheScalarLoop(width: Int, height: Int, stride: Int) throws {
-        var generator = SplitMix(state: UInt64(width * 1_000_003 + height * 1009 + stride))
+        var generator = SeededRandom(seed: UInt64(width * 1_000_003 + height * 1009 + stride))
         let source = try GuardedPlane(width: width, height: height, stride: stride, using: &generator)
         let maxX = Float(width - 1), maxY = Float(height - 1)
         let highX = maxX - 0.02, highY = maxY - 1.51
@@ -113,7 +102,7 @@ struct VectorSamplerTests {
     /// through the glasses' fisheye, and a zoom-out whose borders leave the frame, at 640×360 with
     /// chroma at half size, byte for byte.
     @Test func framesWarpTheSameWithEitherSampler() throws {
-        var generator = SplitMix(state: 42)
+        var generator = SeededRandom(seed: 42)
         let width = 640, height = 360
         let source = try [
             GuardedPlane(width: width, height: height, stride: width, using: &generator),

@@ -8,19 +8,6 @@ import Testing
 import Glibc
 #endif
 
-/// SplitMix64: the kill points of a run come from one printed seed, so a failure can be repeated
-/// (`AIBUDS_CRASH_SEED=<seed>`).
-struct CrashPointGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// `aibuds media import` run as a process against emulated glasses, interrupted the hard way:
 /// `kill -9` mid-file, two imports into one folder, a full disk (docs/reliability.md §5, §8).
@@ -53,7 +40,7 @@ struct ImportDurabilityTests {
     @Test func killedAtRandomPointsEachRunResumesAndTheLastFetchesOnlyTheRest() async throws {
         let seed = ProcessInfo.processInfo.environment["AIBUDS_CRASH_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...(1 << 48))
         print("ImportDurabilityTests: kill -9 points from seed \(seed) (AIBUDS_CRASH_SEED=\(seed) repeats them)")
-        var random = CrashPointGenerator(state: seed)
+        var random = SeededRandom(seed: seed)
         let size: Int64 = 32 << 20
         let name = "VID_crash.mp4"
         let fixture = try ImportEmulatorFixture([.video(name, UInt64(size), sixaxis: false)])
