@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "AIBudsLog", dependencies: ["AIBudsSync"]),
         .target(name: "AIBudsFoundation", dependencies: ["AIBudsSync", "AIBudsWire"]),
         .systemLibrary(name: "CCrypto"),
-        .target(name: "AIBudsDigest", dependencies: ["CCrypto"]),
+        .systemLibrary(name: "CDeflate", providers: [.apt(["libdeflate-dev"])]),
+        .target(name: "AIBudsDigest", dependencies: ["CCrypto", "CDeflate"]),
         // libdbus-1 (Debian's libdbus-1-dev): the D-Bus client and service code of BlueZ's API.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "AIBudsDBus", dependencies: ["AIBudsSync", "CDBus"]),

@@ -27,7 +27,10 @@ for i in $(seq 1 "$files"); do
 done
 
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+# CPU seconds (user + system) used so far by the given processes.
+cpu_seconds() { local t=0 f; for pid in "$@"; do f=($(sed -E 's/^.*\) //' "/proc/$pid/stat")); t=$((t + f[11] + f[12])); done; python3 -c "print($t / $(getconf CLK_TCK))"; }
+# The S3 server takes half a minute to stop on SIGTERM; its data is thrown away, so it is killed.
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; [[ -n "${s3pid:-}" ]] && kill -9 "$s3pid" 2>/dev/null || true; }
 trap cleanup EXIT
 addresses=()
 for i in $(seq 1 "$devices"); do
@@ -41,10 +44,11 @@ for i in $(seq 1 "$devices"); do
     addresses+=(--device "$(awk '/^listening on /{print $3}' "$log")")
 done
 
+emulator_pids=("${pids[@]}")
 rm -rf "$work/out"
-start=$(date +%s.%N)
+# Every measured run starts with nothing left to write back from an earlier one.
+sync
 /usr/bin/time -f '%e %M' -o "$work/time.txt" "$aibuds" media import "${addresses[@]}" --to "$work/out" --all --no-stabilize --json > "$work/report.json"
-end=$(date +%s.%N)
 read -r wall peak_kb < "$work/time.txt"
 python3 - "$work/report.json" "$wall" "$peak_kb" "$devices" "$link_bytes_per_second" <<'PY'
 import json, sys
@@ -74,14 +78,21 @@ export AWS_ENDPOINT_URL="$endpoint" AWS_ACCESS_KEY_ID=station AWS_SECRET_ACCESS_
 "$bin/aws" --endpoint-url "$endpoint" s3 mb s3://bench >/dev/null
 export XDG_CACHE_HOME="$work/cache"
 rm -rf "$XDG_CACHE_HOME"
-/usr/bin/time -f '%e %M' -o "$work/time-s3.txt" "$aibuds" media import "${addresses[@]}" --to s3://bench/import --all --no-stabilize --json > "$work/report-s3.json"
-read -r s3_wall s3_peak_kb < "$work/time-s3.txt"
+sync
+emulators_before=$(cpu_seconds "${emulator_pids[@]}") server_before=$(cpu_seconds "$s3pid")
+/usr/bin/time -f '%e %M %U %S' -o "$work/time-s3.txt" "$aibuds" media import "${addresses[@]}" --to s3://bench/import --all --no-stabilize --json > "$work/report-s3.json"
+emulators_after=$(cpu_seconds "${emulator_pids[@]}") server_after=$(cpu_seconds "$s3pid")
+read -r s3_wall s3_peak_kb s3_user s3_sys < "$work/time-s3.txt"
+echo "CPU-s of the S3 import: importer $(python3 -c "print(round($s3_user + $s3_sys, 1))"), emulators $(python3 -c "print(round($emulators_after - $emulators_before, 1))"), S3 server $(python3 -c "print(round($server_after - $server_before, 1))")"
 # The local copy of the same files (the folder import above), without its ledgers.
 rm -rf "$work/copy" && mkdir -p "$work/copy"
 for d in "$work/out"/*/; do mkdir -p "$work/copy/$(basename "$d")" && cp "$d"/VID_* "$work/copy/$(basename "$d")/"; done
 sync
-/usr/bin/time -f '%e %M' -o "$work/time-aws.txt" "$bin/aws" --endpoint-url "$endpoint" s3 cp --recursive --only-show-errors "$work/copy" s3://bench/copy
-read -r aws_wall aws_peak_kb < "$work/time-aws.txt"
+server_before=$(cpu_seconds "$s3pid")
+/usr/bin/time -f '%e %M %U %S' -o "$work/time-aws.txt" "$bin/aws" --endpoint-url "$endpoint" s3 cp --recursive --only-show-errors "$work/copy" s3://bench/copy
+server_after=$(cpu_seconds "$s3pid")
+read -r aws_wall aws_peak_kb aws_user aws_sys < "$work/time-aws.txt"
+echo "CPU-s of the reference copy: aws $(python3 -c "print(round($aws_user + $aws_sys, 1))"), S3 server $(python3 -c "print(round($server_after - $server_before, 1))")"
 python3 - "$work/report-s3.json" "$s3_wall" "$s3_peak_kb" "$aws_wall" "$aws_peak_kb" <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))

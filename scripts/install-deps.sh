@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need and the toolchain does not bring: Debian packages
-# (libcrypto headers, curl for the interop tests and benchmarks; libdbus-1 headers for the BlueZ
+# (libcrypto and libdeflate headers, curl for the interop tests and benchmarks; libdbus-1 headers for the BlueZ
 # plugin, dbus-daemon for the private buses of the BlueZ tests, python3-dbusmock for its bluez5
 # template; FFmpeg's libraries for video stabilization and the ffmpeg program its tests and
 # benchmark use) and the Python venvs.
@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 
 missing=()
 [ -f /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
+[ -f /usr/include/libdeflate.h ] || missing+=(libdeflate-dev)
 command -v curl >/dev/null || missing+=(curl)
 # gdb: scripts/watchdog.sh prints where a hung test run is blocked.
 command -v gdb >/dev/null || missing+=(gdb)

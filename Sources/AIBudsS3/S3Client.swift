@@ -14,14 +14,24 @@ public struct S3Response: Sendable {
 }
 
 /// A client of an S3-compatible object store: each request is made by libcurl and signed by its
-/// built-in AWS Signature Version 4 (`CURLOPT_AWS_SIGV4`); every body is sent with its SHA-256
-/// (`x-amz-content-sha256`), so the store rejects bytes altered on the way. Thread-safe: each
+/// built-in AWS Signature Version 4 (`CURLOPT_AWS_SIGV4`). The signature covers the body's SHA-256
+/// (`x-amz-content-sha256`) unless the caller sends it unsigned (``PayloadHash/unsigned``, for
+/// parts that carry a checksum the store verifies instead: not every store checks the signed
+/// hash; SeaweedFS accepts a wrong one, while it refuses a wrong `x-amz-checksum-*`). Thread-safe: each
 /// request takes a libcurl handle no other request uses meanwhile; handles are kept between
 /// requests (up to `keptHandles`) with their connections, so a station's hundreds of small
 /// requests (heads, states, ledger entries) do not each connect anew.
 public final class S3Client: Sendable {
     /// The store and the credentials.
     public let settings: S3Settings
+
+    /// What a request's `x-amz-content-sha256` says of its body.
+    public enum PayloadHash: Sendable {
+        /// The body's SHA-256, known already (it is then not computed again).
+        case sha256([UInt8])
+        /// `UNSIGNED-PAYLOAD`: the body is not part of the signature (a checksum header guards it).
+        case unsigned
+    }
     /// Handles with their live connections, waiting for the next request.
     private let idle = Locked<[CurlHandle]>([])
     private static let keptHandles = 16
@@ -70,12 +80,12 @@ public final class S3Client: Sendable {
     /// Sends one request and returns the answer, whatever its status. `query` must list its
     /// parameters sorted by name, as SigV4 signs them (libcurl signs the query as given).
     ///
+    /// `payload` says what `x-amz-content-sha256` holds; nil: the body's SHA-256, computed here.
+    ///
     /// - Throws: ``S3Error`` (`.network`) when no answer came.
-    /// `payloadSHA256` is the body's SHA-256 when the caller knows it already (it is then not
-    /// computed again).
     public func send(
         _ method: String, bucket: String, key: String, query: String = "", headers: [String: String] = [:], body: Data = Data(),
-        payloadSHA256: [UInt8]? = nil
+        payload: PayloadHash? = nil
     ) throws -> S3Response {
         guard let kept = takeHandle() else { throw S3Error(.network, "libcurl could not make a handle") }
         let handle = kept.pointer
@@ -83,7 +93,11 @@ public final class S3Client: Sendable {
         defer { giveBack(kept, reusable: answered) }
         let target = url(bucket: bucket, key: key, query: query)
         var lines = headers.map { "\($0.key): \($0.value)" }
-        lines.append("x-amz-content-sha256: \((payloadSHA256 ?? SHA256.hash(body)).hexString)")
+        switch payload {
+        case .unsigned: lines.append("x-amz-content-sha256: UNSIGNED-PAYLOAD")
+        case .sha256(let digest): lines.append("x-amz-content-sha256: \(digest.hexString)")
+        case nil: lines.append("x-amz-content-sha256: \(SHA256.hash(body).hexString)")
+        }
         if let token = settings.sessionToken { lines.append("x-amz-security-token: \(token)") }
         // An explicit type (libcurl would send a form's); an empty header to remove one would be
         // signed but not sent, which the store rejects.
@@ -140,9 +154,9 @@ public final class S3Client: Sendable {
     @discardableResult
     public func expectSuccess(
         _ method: String, bucket: String, key: String, query: String = "", headers: [String: String] = [:], body: Data = Data(),
-        payloadSHA256: [UInt8]? = nil
+        payload: PayloadHash? = nil
     ) throws -> S3Response {
-        let response = try send(method, bucket: bucket, key: key, query: query, headers: headers, body: body, payloadSHA256: payloadSHA256)
+        let response = try send(method, bucket: bucket, key: key, query: query, headers: headers, body: body, payload: payload)
         guard (200..<300).contains(response.status) else { throw Self.error(response, "\(method) s3://\(bucket)/\(key)") }
         return response
     }

@@ -15,10 +15,12 @@ final class FleetImportRunner: @unchecked Sendable {
     private let started: ContinuousClock.Instant
     private var consumer: Task<Void, Never>?
 
-    /// Creates a runner importing into `destination`, `jobs` files at once per device.
-    init(destination: MediaImportDestination, jobs: Int, devices: Int, onlyNew: Bool, deleteAfter: Bool, json: Bool) {
+    /// Creates a runner importing into `destination`, `jobs` files at once per device (nil: the
+    /// destination's preferred number).
+    init(destination: MediaImportDestination, jobs: Int?, devices: Int, onlyNew: Bool, deleteAfter: Bool, json: Bool) {
+        let jobs = jobs ?? destination.preferredTransfersPerDevice
         scheduler = MediaImportScheduler(configuration: .init(
-            destination: destination, stationTransfers: jobs * max(1, devices), onlyNew: onlyNew,
+            destination: destination, stationTransfers: jobs * max(1, devices), transfersPerDevice: jobs, onlyNew: onlyNew,
             deletesVerifiedFilesFromDevice: deleteAfter, reportsProgress: !json))
         view = FleetProgressView(style: .detect(quiet: json))
         self.json = json

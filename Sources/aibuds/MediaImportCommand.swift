@@ -35,7 +35,8 @@ struct MediaImportCommand: CLICommand {
           --all            import every file on the device
           NAME...          import these device files
           --new            only files not imported before (by DIR's import ledger)
-          --jobs N         files downloaded at once per device (default \(MediaImportOptions().maximumConcurrentTransfers), 1 to 64)
+          --jobs N         files downloaded at once per device (1 to 64; default 6 into a folder,
+                           2 into s3://, where each file streams into the store part by part)
           --delete-after   delete each imported and verified file from the device
           --no-stabilize   keep videos as recorded (no stabilized copies)
           --json           print one JSON document (files, bytes fetched, errors) instead of progress
@@ -48,7 +49,8 @@ struct MediaImportCommand: CLICommand {
     var all: Bool
     var names: [String]
     var onlyNew: Bool
-    var jobs: Int
+    /// `--jobs`; nil: the destination's preferred number.
+    var jobs: Int?
     var deleteAfter: Bool
     var noStabilize: Bool
     var json: Bool
@@ -59,7 +61,7 @@ struct MediaImportCommand: CLICommand {
         destination = try arguments.option("--to") ?? ""
         all = arguments.flag("--all")
         onlyNew = arguments.flag("--new")
-        jobs = try arguments.number("--jobs") ?? MediaImportOptions().maximumConcurrentTransfers
+        jobs = try arguments.number("--jobs")
         deleteAfter = arguments.flag("--delete-after")
         noStabilize = arguments.flag("--no-stabilize")
         json = arguments.flag("--json")
@@ -71,7 +73,7 @@ struct MediaImportCommand: CLICommand {
         if destination.isEmpty { throw CommandFailure.usage("media import needs --to DIR") }
         if all && !names.isEmpty { throw CommandFailure.usage("give either --all or file names, not both") }
         if !all && names.isEmpty { throw CommandFailure.usage("name the files to import, or give --all") }
-        if !(1...64).contains(jobs) { throw CommandFailure.usage("--jobs takes a number from 1 to 64") }
+        if let jobs, !(1...64).contains(jobs) { throw CommandFailure.usage("--jobs takes a number from 1 to 64") }
         if (devices.count > 1 || destination.hasPrefix("s3://")) && !all { throw CommandFailure.usage("an import from several devices takes --all, not file names") }
     }
 
@@ -156,7 +158,7 @@ struct MediaImportCommand: CLICommand {
 
         // Import.
         var options = MediaImportOptions(
-            destination: folder, maximumConcurrentTransfers: jobs, ledger: ledger, deletesVerifiedFilesFromDevice: deleteAfter,
+            destination: folder, maximumConcurrentTransfers: jobs ?? MediaImportDestination.folder(folder).preferredTransfersPerDevice, ledger: ledger, deletesVerifiedFilesFromDevice: deleteAfter,
             reportsProgress: !json)
         // The import uses the lock taken above (an import into a folder never shares one silently).
         options.destinationLock = lock

@@ -25,7 +25,8 @@ struct StationCommand: CLICommand {
           --device D        also watch this device (udp://HOST:PORT, a name or a MAC address)
           --new             only files not in the device's ledger
           --delete-after    delete each imported and verified file from its device
-          --jobs N          files downloaded at once per device (default 4, 1 to 64)
+          --jobs N          files downloaded at once per device (1 to 64; default 6 into a folder,
+                            2 into s3://, where each file streams into the store part by part)
           --interval S      seconds between looks for devices (default 5, 0.1 to 3600)
           --no-stabilize    keep videos as recorded
           --json            print one JSON document for the whole session when it stops
@@ -35,7 +36,8 @@ struct StationCommand: CLICommand {
     var extra: [String]
     var onlyNew: Bool
     var deleteAfter: Bool
-    var jobs: Int
+    /// `--jobs`; nil: the destination's preferred number.
+    var jobs: Int?
     var interval: Double
     var noStabilize: Bool
     var json: Bool
@@ -45,7 +47,7 @@ struct StationCommand: CLICommand {
         extra = try arguments.options("--device")
         onlyNew = arguments.flag("--new")
         deleteAfter = arguments.flag("--delete-after")
-        jobs = try arguments.number("--jobs") ?? 4
+        jobs = try arguments.number("--jobs")
         interval = try arguments.number("--interval") ?? 5
         noStabilize = arguments.flag("--no-stabilize")
         json = arguments.flag("--json")
@@ -54,7 +56,7 @@ struct StationCommand: CLICommand {
 
     func validate() throws {
         if destination.isEmpty { throw CommandFailure.usage("station needs --to DIR") }
-        if !(1...64).contains(jobs) { throw CommandFailure.usage("--jobs takes a number from 1 to 64") }
+        if let jobs, !(1...64).contains(jobs) { throw CommandFailure.usage("--jobs takes a number from 1 to 64") }
         if !(interval >= 0.1 && interval <= 3600) { throw CommandFailure.usage("--interval takes seconds from 0.1 to 3600") }
     }
 

@@ -85,6 +85,25 @@ extension SDKTests {
             let granted = await shares.value
             #expect(granted == [4, 4])
         }
+
+        /// A device that starts alone gets no more than the per-device limit, not the whole
+        /// station's transfers: the destination's preferred number, or the one given.
+        @Test func aDeviceAloneTakesOnlyItsLimit() async throws {
+            let fixture = try ImportEmulatorFixture((1...8).map { .photo("IMG_\($0).jpg", 20_000) })
+            defer { fixture.stop() }
+            let device = try await fixture.connect()
+            let granted = Locked<[Int]>([])
+            for limit in [nil, 2] {
+                let destination = MediaImportDestination.folder(fixture.destination("limit-\(limit ?? 0)"))
+                let results = await MediaImportScheduler.importAll(
+                    from: [device], configuration: .init(destination: destination, stationTransfers: 16, transfersPerDevice: limit)
+                ) { event in
+                    if case .started(_, _, _, _, let transfers) = event { granted.withLock { $0.append(transfers) } }
+                }
+                #expect(results.allSatisfy { $0.success })
+            }
+            #expect(granted.withLock { $0 } == [6, 2])
+        }
     }
 }
 

@@ -77,6 +77,15 @@ final class S3ServerFixture: Sendable {
             environment: environment().merging(["AWS_DEFAULT_REGION": "us-east-1"]) { $1 })
     }
 
+    /// The checksums the store keeps for an object (`ChecksumCRC32`, `ChecksumSHA256`...), by the
+    /// independent client (`head-object --checksum-mode ENABLED`).
+    func checksums(_ key: String) async throws -> [String: String] {
+        let head = try await aws(["s3api", "head-object", "--bucket", bucket, "--key", key, "--checksum-mode", "ENABLED", "--output", "json"])
+        guard head.status == 0 else { throw S3Error(.http, "head-object \(key) failed: \(head.err)") }
+        let document = try JSONSerialization.jsonObject(with: Data(head.out.utf8)) as? [String: Any] ?? [:]
+        return document.compactMapValues { $0 as? String }.filter { $0.key.hasPrefix("Checksum") }
+    }
+
     /// Every key in the bucket under `prefix`, by the independent client.
     func keys(prefix: String = "") async throws -> [String] {
         let listed = try await aws(["s3api", "list-objects-v2", "--bucket", bucket, "--prefix", prefix, "--output", "json"])

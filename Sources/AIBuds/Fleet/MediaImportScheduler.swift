@@ -20,6 +20,10 @@ public final class MediaImportScheduler: Sendable {
         /// How many files the station downloads at once over all devices; each device gets an
         /// equal share (at least one) when it starts.
         public var stationTransfers: Int
+        /// At most this many files of one device at once, whatever its share. Without a limit, a
+        /// device that starts while few others run would take much of the station's transfers
+        /// (all 16 when it is the first).
+        public var transfersPerDevice: Int
         /// Whether files the device's ledger already has are left out.
         public var onlyNew: Bool
         /// Whether imported and verified files are then deleted from their device.
@@ -28,13 +32,16 @@ public final class MediaImportScheduler: Sendable {
         /// wants each device's result).
         public var reportsProgress: Bool
 
-        /// Creates the settings of a station; by default 4 transfers per device for up to 4 devices.
+        /// Creates the settings of a station; by default 16 transfers shared by the devices, at
+        /// most `transfersPerDevice` per device (nil:
+        /// ``MediaImportDestination/preferredTransfersPerDevice``).
         public init(
-            destination: MediaImportDestination, stationTransfers: Int = 16, onlyNew: Bool = false,
+            destination: MediaImportDestination, stationTransfers: Int = 16, transfersPerDevice: Int? = nil, onlyNew: Bool = false,
             deletesVerifiedFilesFromDevice: Bool = false, reportsProgress: Bool = true
         ) {
             self.destination = destination
             self.stationTransfers = stationTransfers
+            self.transfersPerDevice = transfersPerDevice ?? destination.preferredTransfersPerDevice
             self.onlyNew = onlyNew
             self.deletesVerifiedFilesFromDevice = deletesVerifiedFilesFromDevice
             self.reportsProgress = reportsProgress
@@ -117,9 +124,11 @@ public final class MediaImportScheduler: Sendable {
         for task in tasks { task.cancel() }
     }
 
-    /// The transfers a device starting now gets.
+    /// The transfers a device starting now gets: its share of the station's, at most
+    /// ``Configuration/transfersPerDevice``.
     private func share() -> Int {
-        state.withLock { max(1, configuration.stationTransfers / max(1, $0.active)) }
+        let share = state.withLock { max(1, configuration.stationTransfers / max(1, $0.active)) }
+        return min(share, max(1, configuration.transfersPerDevice))
     }
 
     private func run(_ device: any MediaImportControlChannel, id: String) async -> FleetDeviceResult {
