@@ -6,7 +6,8 @@
 # copy (the ratio of the times). Pass --skip-s3 as a fifth argument to measure the folder only.
 # Usage: scripts/bench-fleet.sh [WORK_DIR] [DEVICES] [FILES_PER_DEVICE] [FILE_MB] [--skip-s3]
 # Defaults: /tmp/aibuds-bench-fleet, 8 devices, 6 files of 25 MB each (150 MB per device).
-# Needs /usr/bin/time. Run it on a quiet machine: it measures wall time.
+# Needs /usr/bin/time. Run it on a quiet machine: it measures wall time. JOBS=N passes --jobs N to
+# the S3 import (by default it streams one file per device at once).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work="${1:-/tmp/aibuds-bench-fleet}"
@@ -80,7 +81,7 @@ export XDG_CACHE_HOME="$work/cache"
 rm -rf "$XDG_CACHE_HOME"
 sync
 emulators_before=$(cpu_seconds "${emulator_pids[@]}") server_before=$(cpu_seconds "$s3pid")
-/usr/bin/time -f '%e %M %U %S' -o "$work/time-s3.txt" "$aibuds" media import "${addresses[@]}" --to s3://bench/import --all --no-stabilize --json > "$work/report-s3.json"
+/usr/bin/time -f '%e %M %U %S' -o "$work/time-s3.txt" "$aibuds" media import "${addresses[@]}" --to s3://bench/import ${JOBS:+--jobs "$JOBS"} --all --no-stabilize --json > "$work/report-s3.json"
 emulators_after=$(cpu_seconds "${emulator_pids[@]}") server_after=$(cpu_seconds "$s3pid")
 read -r s3_wall s3_peak_kb s3_user s3_sys < "$work/time-s3.txt"
 echo "CPU-s of the S3 import: importer $(python3 -c "print(round($s3_user + $s3_sys, 1))"), emulators $(python3 -c "print(round($emulators_after - $emulators_before, 1))"), S3 server $(python3 -c "print(round($server_after - $server_before, 1))")"

@@ -45,9 +45,10 @@ public final class S3MediaStore: MediaObjectStore {
     /// The places of `maximumBufferedParts`, shared fairly between the devices.
     let partBudget: PartBudget
     /// How often a multipart upload's state is saved beside the objects: after a part is stored,
-    /// once this long passed since the upload began or its state was last saved. An import
-    /// killed and run again asks the device again for at most this long's bytes; an upload
-    /// killed before its first save starts afresh. Each save, and its removal, is a request the
+    /// once this long passed since the upload began or its state was last saved (and whenever an
+    /// import stops: Ctrl-C, a link given up on). An import killed and run again asks the device
+    /// again for what came after the last save: about this long's bytes and the parts then in
+    /// flight; an upload killed before its first save starts afresh. Each save, and its removal, is a request the
     /// store pays for: SeaweedFS spent about 5 ms of CPU on each, and saving when each upload
     /// began and after every 8 MiB part cost the eight-device benchmark 1.2 of its 15 server CPU-s.
     public let stateInterval: Duration
@@ -206,9 +207,12 @@ public final class S3MediaStore: MediaObjectStore {
             device: deviceID, ledger: ledgerName.map { (deviceID, $0) })
     }
 
-    /// Where the state of the upload of the bytes with SHA-256 `sha256` to `key` is kept.
+    /// Where the state of the upload of the bytes with SHA-256 `sha256` to `key` is kept. The
+    /// parts' checksum is in the name: a station whose parts carry another one (SHA-256, before
+    /// CRC-32) never takes over this upload, nor this station its.
     private func uploadStateKey(key: String, deviceID: String, sha256: [UInt8]) -> String {
-        prefix(ofDevice: deviceID) + ".aibuds/uploads/" + SHA256.hash(Data(key.utf8)).hexString + "-" + sha256.hexString + ".json"
+        prefix(ofDevice: deviceID) + ".aibuds/uploads/" + SHA256.hash(Data(key.utf8)).hexString + "-" + sha256.hexString
+            + "-" + S3ObjectUpload.partChecksumAlgorithm.lowercased() + ".json"
     }
 
     /// The `s3://` URL of `key`, percent-encoded.

@@ -18,8 +18,9 @@ import Foundation
 /// - After a part, once the store's ``S3MediaStore/stateInterval`` passed since the upload began
 ///   or its state was last saved, the upload's state is written beside the objects
 ///   (`<device>/.aibuds/uploads/`): the upload id, the parts, the device's ETag and the SHA-256
-///   state after them. An upload killed before its first save is not resumed: it stays in
-///   progress in the store (as `aws s3 cp`'s do) until a lifecycle rule aborts it. A later import (another process too) continues the same upload from
+///   state after them; an import that stops (``suspend()``) saves it with every stored part. An
+///   upload killed before its first save is not resumed: it stays in progress in the store (as
+///   `aws s3 cp`'s do) until a lifecycle rule aborts it. A later import (another process too) continues the same upload from
 ///   there, asking the device only for the rest (`Range` + `If-Range`).
 ///
 /// Called by one thread at a time (the engine's worker for the file); the part in flight is the
@@ -49,8 +50,10 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
     private var hasState = false
     /// When the upload state was last saved.
     private var stateSaved: ContinuousClock.Instant?
-    /// The part being sent, if any.
-    private var inFlight: (done: DispatchSemaphore, outcome: Locked<Result<UploadedPart, any Error>?>)?
+    /// The digest's state after the stored `parts` (nil before the first).
+    private var partsMidstate: SHA256.Midstate?
+    /// The part being sent, if any, and the digest's state after it.
+    private var inFlight: (done: DispatchSemaphore, outcome: Locked<Result<UploadedPart, any Error>?>, midstate: SHA256.Midstate?)?
 
     init(store: S3MediaStore, key: String, stateKey: String, sha256: [UInt8], device: String, ledger: (deviceID: String, name: String)?) {
         self.store = store
@@ -91,6 +94,7 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
         uploadID = state.uploadID
         parts = state.parts
         hasher = SHA256(resuming: midstate)
+        partsMidstate = midstate
         stateSaved = .now
         partStart = state.offset
         self.etag = etag
@@ -106,6 +110,7 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
             part = PartBuffer(budget: store.partBudget, device: device)
             partStart = 0
             parts = []
+            partsMidstate = nil
             stateSaved = nil
             if hasState {
                 _ = try? client.send("DELETE", bucket: bucket, key: stateKey)
@@ -188,10 +193,25 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
         return try stored()
     }
 
+    /// Keeps the upload for a later import: its state is saved now with every stored part (a
+    /// stop between two periodic saves loses nothing stored). Without the device's ETag or a
+    /// stored part nothing can be resumed: the upload is aborted.
     func suspend() {
         try? awaitInFlight()
-        // Without the device's ETag nothing can be resumed: let the parts go.
-        if etag == nil { abort() }
+        guard let uploadID, let etag, let partsMidstate, !parts.isEmpty else {
+            abort()
+            return
+        }
+        let state = UploadState(
+            uploadID: uploadID, key: key, partSize: partSize, partChecksum: Self.partChecksumAlgorithm, etag: etag, size: size,
+            offset: Int64(parts.count) * Int64(partSize), midstate: partsMidstate, parts: parts)
+        do {
+            hasState = true
+            try client.expectSuccess("PUT", bucket: bucket, key: stateKey, body: try JSONEncoder().encode(state))
+        } catch {
+            // A state that cannot be saved leaves an upload nobody would find: let it go.
+            abort()
+        }
     }
 
     func discard() {
@@ -213,7 +233,7 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
         let number = parts.count + 1
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<Result<UploadedPart, any Error>?>(nil)
-        inFlight = (done, outcome)
+        inFlight = (done, outcome, midstate)
         let before = parts
         let state = UploadState(
             uploadID: uploadID ?? "", key: key, partSize: partSize, partChecksum: Self.partChecksumAlgorithm, etag: etag, size: size,
@@ -239,11 +259,12 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
 
     /// Waits for the part in flight; throws its failure.
     private func awaitInFlight() throws {
-        guard let (done, outcome) = inFlight else { return }
+        guard let (done, outcome, midstate) = inFlight else { return }
         done.wait()
         inFlight = nil
         guard let result = outcome.withLock({ $0 }) else { return }
         parts.append(try result.get())
+        partsMidstate = midstate
     }
 
     private func createUploadIfNeeded() throws {
@@ -308,6 +329,7 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
         }
         uploadID = nil
         parts = []
+        partsMidstate = nil
         if hasState {
             _ = try? client.send("DELETE", bucket: bucket, key: stateKey)
             hasState = false

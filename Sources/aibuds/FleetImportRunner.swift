@@ -73,8 +73,9 @@ final class FleetImportRunner: @unchecked Sendable {
         report.devices.append(failed)
     }
 
-    /// Waits for every device, prints the summary or the JSON report; returns the exit status.
-    func finish(interrupted: Bool) async throws -> ExitCode {
+    /// Waits for every device, prints the summary or the JSON report; returns the exit status
+    /// (130 when `interrupted` says, once every device is done, that Ctrl-C stopped it).
+    func finish(interrupted: () -> Bool) async throws -> ExitCode {
         scheduler.finish()
         await consumer?.value
         view.end()
@@ -88,7 +89,7 @@ final class FleetImportRunner: @unchecked Sendable {
                 "Imported \(files) files from \(report.devices.count) devices, fetched \(MediaImportProgressView.bytes(report.bytesFetched)) in "
                     + String(format: "%.1f s", report.seconds) + " (\(MediaImportProgressView.bytes(rate))/s).")
         }
-        if interrupted { return .interrupted }
+        if interrupted() { return .interrupted }
         return report.success ? .ok : .failure
     }
 }
@@ -124,7 +125,7 @@ extension MediaImportCommand {
             }
             return connected
         }
-        let status = try await runner.finish(interrupted: interrupt.wasInterrupted)
+        let status = try await runner.finish { interrupt.wasInterrupted }
         for connection in connections { await connection.close() }
         return status
     }

@@ -123,7 +123,7 @@ struct StationCommand: CLICommand {
         }
         for task in running.values { await task.value }
         // Ctrl-C is how a station stops: the exit status says how the imports went.
-        return try await runner.finish(interrupted: false)
+        return try await runner.finish { false }
     }
 
     /// One watched device: a stored one, or one named by `--device`.

@@ -192,11 +192,11 @@ struct S3ImportTests {
 
     /// An importer killed in the middle of a multipart upload: the next run resumes that upload
     /// (it completes, none is left in progress) and the object is byte-identical. The `wifi` link
-    /// (25 MB/s) makes the upload last 4 s, past the first save of its state (2 s).
+    /// (25 MB/s) makes the upload last 6 s, well past the first save of its state (2 s).
     @Test func resumesTheMultipartUploadAfterAKill() async throws {
         let server = try await S3ServerFixture()
         defer { server.stop() }
-        let size: UInt64 = 100_000_000
+        let size: UInt64 = 150_000_000
         let fixture = try ImportEmulatorFixture([.video("LONG.mp4", size, sixaxis: false)], configure: { $0.link = .wifi })
         defer { fixture.stop() }
         let arguments = ["media", "import", "--device", fixture.address, "--to", "s3://station/kill", "--all", "--json"]
@@ -237,6 +237,53 @@ struct S3ImportTests {
         #expect(data.count == Int(size))
         #expect(SHA256.hash(data) == (try fixture.sha256(of: "LONG.mp4")))
         #expect(metadata["sha256"] == (try fixture.sha256(of: "LONG.mp4")).hexString)
+    }
+
+    /// An import stopped with Ctrl-C before the upload's first periodic state save (2 s in)
+    /// saves the state as it stops, with every stored part: the next run resumes the upload and
+    /// asks the device only for the rest.
+    @Test func anInterruptedImportKeepsItsStoredParts() async throws {
+        let server = try await S3ServerFixture()
+        defer { server.stop() }
+        let size: UInt64 = 150_000_000
+        let fixture = try ImportEmulatorFixture([.video("LONG.mp4", size, sixaxis: false)], configure: { $0.link = .wifi })
+        defer { fixture.stop() }
+        let arguments = ["media", "import", "--device", fixture.address, "--to", "s3://station/stop", "--all", "--json"]
+        let process = try ChildProcess(
+            try aibudsExecutable().path, arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment(fixture, server)) { $1 },
+            output: .discard, errors: .discard)
+        defer { process.kill() }
+        let client = server.client()
+        let started = ContinuousClock.now
+        // Stop it as soon as the store holds a part of the upload.
+        try await eventually("a part of the upload to be stored", timeout: .seconds(150)) {
+            let uploads = try client.send("GET", bucket: "station", key: "", query: "prefix=stop%2F&uploads=")
+            guard let id = XMLValues.all("UploadId", in: uploads.body).first, let key = XMLValues.all("Key", in: uploads.body).first
+            else { return false }
+            let parts = try client.send("GET", bucket: "station", key: key, query: "uploadId=" + S3Client.encodeQueryValue(id))
+            return !XMLValues.all("PartNumber", in: parts.body).isEmpty
+        }
+        let states = { try await server.keys(prefix: "stop/").filter { $0.contains("/.aibuds/uploads/") } }
+        let savedBefore = try await states()
+        process.interrupt()
+        let stopped = await process.ended()
+        #expect(stopped.exited && stopped.status == 130, "\(stopped)")
+        // Checked only when the stop came before the periodic save; a slow machine may be late.
+        if ContinuousClock.now - started < .seconds(2) { #expect(savedBefore.isEmpty) }
+        #expect(try await states().count == 1, "the stop saved no state")
+        #expect(try await server.uploadsInProgress() == 1)
+
+        let (status, out, err) = try await runAIBuds(arguments, environment: environment(fixture, server))
+        #expect(status == 0, "\(err)")
+        let device = try #require(((try json(out))["devices"] as? [[String: Any]])?.first)
+        let id = try #require(device["device"] as? String)
+        #expect(try await server.uploadsInProgress() == 0, "the stopped upload was not resumed")
+        let fetched = try #require((device["files"] as? [[String: Any]])?.first?["bytesFetched"] as? Int)
+        #expect(fetched > 0 && fetched < Int(size), "fetched \(fetched) of \(size) bytes again")
+        let (data, _) = try await server.object("stop/\(id)/LONG.mp4")
+        #expect(SHA256.hash(data) == (try fixture.sha256(of: "LONG.mp4")))
+        #expect(try await states().isEmpty, "the state outlived the upload")
     }
 
     /// Files stream from the device into their objects with no local copy: run with a limit on

@@ -60,7 +60,8 @@ struct DeviceImport: Sendable {
             // Files go from the device straight into the store; only those kept on disk for a
             // while (videos to stabilize) are staged, then stored.
             options.streaming = store.map { MediaObjectStreaming(store: $0, deviceID: id) }
-            let uploads = store.map { ObjectStoreUploads(store: $0, deviceID: id, parallelism: transfers) }
+            // Staged files (videos and their stabilized copies) go two at a time at least.
+            let uploads = store.map { ObjectStoreUploads(store: $0, deviceID: id, parallelism: max(2, transfers)) }
             for await event in engine.importEvents(files, options: options) {
                 if case .fileFinished(let model, _, nil) = event { uploads?.start(model) }
                 if case .completed(let result) = event {
@@ -78,7 +79,13 @@ struct DeviceImport: Sendable {
                 }
                 if configuration.reportsProgress { emit(.progress(deviceID: id, event)) }
             }
-            if outcome.result == nil {
+            if outcome.result == nil, Task.isCancelled {
+                // The event stream ends at once with the task; the import's own task is still
+                // stopping its transfers (each keeps its partial download, an object store's
+                // upload saves its state). Wait for it, so the station does not exit before.
+                try? await engine.cancel()
+                outcome.error = AIBudsError(.importFilesCanceled, "the import of \(id) was cancelled")
+            } else if outcome.result == nil {
                 outcome.error = AIBudsError(.fileImportFailed, "the import of \(id) ended without a result")
             } else if Task.isCancelled, outcome.result?.error == nil {
                 outcome.error = AIBudsError(.importFilesCanceled, "the import of \(id) was cancelled")

@@ -9,7 +9,8 @@ import Foundation
 /// Every device runs its own import (``MediaImportEngine``) over its own link, and no device ever
 /// waits for another's file: a device on a slow link holds only its own share of transfers, so it
 /// never starves the others. The share is the station's ``Configuration/stationTransfers`` divided
-/// by the devices importing when the device starts (at least one). Devices can be submitted while
+/// by the devices importing when the device starts (at least one), and at most
+/// ``Configuration/transfersPerDevice``. Devices can be submitted while
 /// others run (a station adds them as they appear); ``finish()`` ends ``events`` once the last one is done.
 public final class MediaImportScheduler: Sendable {
     /// How a station imports.
