@@ -36,7 +36,7 @@ struct MediaImportCommand: CLICommand {
           NAME...          import these device files
           --new            only files not imported before (by DIR's import ledger)
           --jobs N         files downloaded at once per device (1 to 64; default 6 into a folder,
-                           1 into s3://, where each file streams into the store part by part)
+                           2 into s3://, where each file streams into the store part by part)
           --delete-after   delete each imported and verified file from the device
           --no-stabilize   keep videos as recorded (no stabilized copies)
           --json           print one JSON document (files, bytes fetched, errors) instead of progress

@@ -26,7 +26,7 @@ struct StationCommand: CLICommand {
           --new             only files not in the device's ledger
           --delete-after    delete each imported and verified file from its device
           --jobs N          files downloaded at once per device (1 to 64; default 6 into a folder,
-                            1 into s3://, where each file streams into the store part by part)
+                            2 into s3://, where each file streams into the store part by part)
           --interval S      seconds between looks for devices (default 5, 0.1 to 3600)
           --no-stabilize    keep videos as recorded
           --json            print one JSON document for the whole session when it stops

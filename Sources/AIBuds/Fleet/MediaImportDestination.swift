@@ -22,16 +22,18 @@ public enum MediaImportDestination: Sendable {
     ///
     /// - A folder: 6, the download engine's default, which keeps a link busy across each file's
     ///   requests and round trips.
-    /// - An object store: 1. Files stream into the store part by part, and a part goes as soon as
-    ///   it is full, so a file alone fills its parts at the link's full rate. Measured with the
+    /// - An object store: 2. Files stream into the store part by part, and a part goes as soon as
+    ///   it is full: the fewer files at once, the sooner each fills its parts. Measured with the
     ///   eight-device benchmark (docs/benchmarks.md): the store got its first part 0.5 s after
-    ///   the start with one file per device, 0.9 s with two, 1.8 s with six. Over the whole
-    ///   import, one file per device took 1.04–1.11× the time of `aws s3 cp` from a local copy,
-    ///   two files 1.16× in three runs each, and the importer peaked at 200 MiB against 270.
+    ///   the start with one file per device, 0.9 s with two, 1.8 s with six, and the import took
+    ///   0.94–1.21× the time of `aws s3 cp` from a local copy with one, 0.97–1.04× with two (the
+    ///   importer peaking at 200 and 270 MiB). Two rather than one: while a file's last part and
+    ///   its `Complete` (or a small file's single `PUT` and ledger entry) travel to the store, the
+    ///   other file keeps the link busy; on a store far away that is several round trips a file.
     public var preferredTransfersPerDevice: Int {
         switch self {
         case .folder: 6
-        case .objectStore: 1
+        case .objectStore: 2
         }
     }
 
