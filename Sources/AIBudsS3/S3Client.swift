@@ -34,6 +34,8 @@ public final class S3Client: Sendable {
     }
     /// Handles with their live connections, waiting for the next request.
     private let idle = Locked<[CurlHandle]>([])
+    /// Requests sent so far (for tests that count them).
+    let requestsSent = Locked(0)
     private static let keptHandles = 16
 
     /// Creates a client of the store that `settings` describe.
@@ -87,6 +89,7 @@ public final class S3Client: Sendable {
         _ method: String, bucket: String, key: String, query: String = "", headers: [String: String] = [:], body: Data = Data(),
         payload: PayloadHash? = nil
     ) throws -> S3Response {
+        requestsSent.withLock { $0 += 1 }
         guard let kept = takeHandle() else { throw S3Error(.network, "libcurl could not make a handle") }
         let handle = kept.pointer
         var answered = false

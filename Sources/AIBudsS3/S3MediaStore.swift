@@ -115,11 +115,14 @@ public final class S3MediaStore: MediaObjectStore {
         switch try freeKey(deviceID: deviceID, objectName: objectName, sha256: sha256) {
         case .stored(let key):
             try record(ImportLedgerEntry(deviceID: deviceID, name: name, size: size, sha256: sha256.hexString, localPath: location.url(of: key)))
-            // An import stopped between its Complete and the removal of its upload state left it.
-            _ = try? client.send("DELETE", bucket: location.bucket, key: uploadStateKey(key: key, deviceID: deviceID, sha256: sha256))
+            // An import stopped between its Complete and the removal of its upload state left it
+            // (a file of one part never has one).
+            if size > UInt64(partSize) {
+                _ = try? client.send("DELETE", bucket: location.bucket, key: uploadStateKey(key: key, deviceID: deviceID, sha256: sha256))
+            }
             return .stored(objectURL(of: key))
         case .free(let key):
-            return .sink(upload(key: key, deviceID: deviceID, sha256: sha256, ledgerName: name))
+            return .sink(upload(key: key, deviceID: deviceID, sha256: sha256, size: size, ledgerName: name))
         }
     }
 
@@ -142,7 +145,7 @@ public final class S3MediaStore: MediaObjectStore {
                 return objectURL(of: existing)
             case .free(let free): key = free
             }
-            let upload = upload(key: key, deviceID: deviceID, sha256: expected, ledgerName: companionName == nil ? name : nil)
+            let upload = upload(key: key, deviceID: deviceID, sha256: expected, size: size, ledgerName: companionName == nil ? name : nil)
             do {
                 return try Self.feed(file, size: Int64(size), into: upload)
             } catch let error as S3Error where error.kind == .preconditionFailed {
@@ -201,10 +204,10 @@ public final class S3MediaStore: MediaObjectStore {
 
     /// The upload of the bytes with SHA-256 `sha256` to `key`; its state lives under
     /// `<device>/.aibuds/uploads/`, named by the key and the bytes.
-    private func upload(key: String, deviceID: String, sha256: [UInt8], ledgerName: String?) -> S3ObjectUpload {
+    func upload(key: String, deviceID: String, sha256: [UInt8], size: UInt64, ledgerName: String?) -> S3ObjectUpload {
         S3ObjectUpload(
             store: self, key: key, stateKey: uploadStateKey(key: key, deviceID: deviceID, sha256: sha256), sha256: sha256,
-            device: deviceID, ledger: ledgerName.map { (deviceID, $0) })
+            size: size, device: deviceID, ledger: ledgerName.map { (deviceID, $0) })
     }
 
     /// Where the state of the upload of the bytes with SHA-256 `sha256` to `key` is kept. The

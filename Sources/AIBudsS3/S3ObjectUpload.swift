@@ -36,6 +36,8 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
     private let ledger: (deviceID: String, name: String)?
     /// The device whose places in the station's part budget this upload takes.
     private let device: String
+    /// The size the device lists for the file.
+    private let expectedSize: UInt64
 
     private var hasher = SHA256()
     /// The part being filled, and the offset of its first byte.
@@ -55,8 +57,13 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
     /// The part being sent, if any, and the digest's state after it.
     private var inFlight: (done: DispatchSemaphore, outcome: Locked<Result<UploadedPart, any Error>?>, midstate: SHA256.Midstate?)?
 
-    init(store: S3MediaStore, key: String, stateKey: String, sha256: [UInt8], device: String, ledger: (deviceID: String, name: String)?) {
+    /// The upload of the `size` bytes with SHA-256 `sha256` to `key`, its state kept at `stateKey`.
+    init(
+        store: S3MediaStore, key: String, stateKey: String, sha256: [UInt8], size: UInt64, device: String,
+        ledger: (deviceID: String, name: String)?
+    ) {
         self.store = store
+        expectedSize = size
         self.key = key
         self.stateKey = stateKey
         self.sha256 = sha256
@@ -73,6 +80,8 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
     // MARK: DownloadSink
 
     func resumePoint() throws -> DownloadSinkResume? {
+        // A file of one part goes in one PUT and never has a state: no request for it.
+        guard expectedSize > UInt64(partSize) else { return nil }
         let saved = try client.send("GET", bucket: bucket, key: stateKey)
         guard saved.status == 200 else {
             guard saved.status == 404 else { throw S3Client.error(saved, "reading the upload state of \(key)") }

@@ -2,7 +2,7 @@ import AIBuds
 import AIBudsDigest
 import AIBudsFoundation
 import AIBudsProcess
-import AIBudsS3
+@testable import AIBudsS3
 import AIBudsTestKit
 import Foundation
 import Testing
@@ -284,6 +284,24 @@ struct S3ImportTests {
         let (data, _) = try await server.object("stop/\(id)/LONG.mp4")
         #expect(SHA256.hash(data) == (try fixture.sha256(of: "LONG.mp4")))
         #expect(try await states().isEmpty, "the state outlived the upload")
+    }
+
+    /// A file of one part goes in one `PUT` and never has an upload state: asking where it
+    /// resumes sends no request (a photo costs the store one round trip less), while a file of
+    /// several parts looks for its state once.
+    @Test func onlyAFileOfSeveralPartsLooksForAnUploadState() async throws {
+        let server = try await S3ServerFixture()
+        defer { server.stop() }
+        let client = server.client()
+        let store = S3MediaStore(client: client, location: try #require(S3Location("s3://\(server.bucket)/up")))
+        let sha256 = [UInt8](repeating: 1, count: 32)
+        let before = client.requestsSent.withLock { $0 }
+        let photo = store.upload(key: "up/d/IMG_1.jpg", deviceID: "d", sha256: sha256, size: 3_000_000, ledgerName: nil)
+        #expect(try photo.resumePoint() == nil)
+        #expect(client.requestsSent.withLock { $0 } == before, "a one-part file asked for an upload state")
+        let video = store.upload(key: "up/d/VID_1.mp4", deviceID: "d", sha256: sha256, size: 30_000_000, ledgerName: nil)
+        #expect(try video.resumePoint() == nil)
+        #expect(client.requestsSent.withLock { $0 } == before + 1)
     }
 
     /// Files stream from the device into their objects with no local copy: run with a limit on
