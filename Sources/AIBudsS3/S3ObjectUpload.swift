@@ -11,17 +11,18 @@ import Foundation
 ///   `x-amz-checksum-sha256` is the device's SHA-256: the store refuses other bytes.
 /// - A larger file becomes a multipart upload: each full part is sent (with its own
 ///   `x-amz-checksum-crc32`, see ``partChecksumAlgorithm``) on a thread of its own while the next
-///   part fills, so at most two
-///   parts of a file are in memory (and at most the store's `maximumBufferedParts` over all
-///   files, ``PartBuffer``); the last part and the conditional `Complete` (`If-None-Match: *`) come
-///   once the whole file was checked against the device's SHA-256.
+///   part fills, so at most two parts of a file are in memory (and at most the store's
+///   `maximumBufferedParts` over all files, ``PartBuffer``); the last part and the conditional
+///   `Complete` (`If-None-Match: *`) come once the whole file was checked against the device's
+///   SHA-256.
 /// - After a part, once the store's ``S3MediaStore/stateInterval`` passed since the upload began
 ///   or its state was last saved, the upload's state is written beside the objects
 ///   (`<device>/.aibuds/uploads/`): the upload id, the parts, the device's ETag and the SHA-256
 ///   state after them; an import that stops (``suspend()``) saves it with every stored part. An
 ///   upload killed before its first save is not resumed: it stays in progress in the store (as
-///   `aws s3 cp`'s do) until a lifecycle rule aborts it. A later import (another process too) continues the same upload from
-///   there, asking the device only for the rest (`Range` + `If-Range`).
+///   `aws s3 cp`'s do) until a lifecycle rule aborts it. A later import (another process too)
+///   continues the same upload from there, asking the device only for the rest (`Range` +
+///   `If-Range`). A file of one part never has a state.
 ///
 /// Called by one thread at a time (the engine's worker for the file); the part in flight is the
 /// only work on another thread, handed over through a lock.
@@ -211,12 +212,9 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
             abort()
             return
         }
-        let state = UploadState(
-            uploadID: uploadID, key: key, partSize: partSize, partChecksum: Self.partChecksumAlgorithm, etag: etag, size: size,
-            offset: Int64(parts.count) * Int64(partSize), midstate: partsMidstate, parts: parts)
         do {
             hasState = true
-            try client.expectSuccess("PUT", bucket: bucket, key: stateKey, body: try JSONEncoder().encode(state))
+            try save(uploadState(uploadID: uploadID, etag: etag, offset: Int64(parts.count) * Int64(partSize), midstate: partsMidstate, parts: parts))
         } catch {
             // A state that cannot be saved leaves an upload nobody would find: let it go.
             abort()
@@ -244,9 +242,7 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
         let outcome = Locked<Result<UploadedPart, any Error>?>(nil)
         inFlight = (done, outcome, midstate)
         let before = parts
-        let state = UploadState(
-            uploadID: uploadID ?? "", key: key, partSize: partSize, partChecksum: Self.partChecksumAlgorithm, etag: etag, size: size,
-            offset: partStart + Int64(bytes.count), midstate: midstate, parts: [])
+        let state = uploadState(uploadID: uploadID ?? "", etag: etag, offset: partStart + Int64(bytes.count), midstate: midstate, parts: [])
         let query = uploadQuery
         let thread = Thread { [self] in
             let result = Result {
@@ -254,7 +250,7 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
                 if saves {
                     var saved = state
                     saved.parts = before + [sent]
-                    try client.expectSuccess("PUT", bucket: bucket, key: stateKey, body: try JSONEncoder().encode(saved))
+                    try save(saved)
                 }
                 return sent
             }
@@ -264,6 +260,18 @@ final class S3ObjectUpload: DownloadSink, @unchecked Sendable {
         thread.name = "aibuds-s3-part"
         thread.start()
         if saves { hasState = true }
+    }
+
+    /// What `<device>/.aibuds/uploads/` keeps of this upload with `parts` (`offset` bytes) stored.
+    private func uploadState(uploadID: String, etag: String?, offset: Int64, midstate: SHA256.Midstate?, parts: [UploadedPart]) -> UploadState {
+        UploadState(
+            uploadID: uploadID, key: key, partSize: partSize, partChecksum: Self.partChecksumAlgorithm, etag: etag, size: size,
+            offset: offset, midstate: midstate, parts: parts)
+    }
+
+    /// Writes the upload's state beside the objects.
+    private func save(_ state: UploadState) throws {
+        try client.expectSuccess("PUT", bucket: bucket, key: stateKey, body: try JSONEncoder().encode(state))
     }
 
     /// Waits for the part in flight; throws its failure.

@@ -190,89 +190,30 @@ struct S3ImportTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: staged.path)) ?? []).filter { !$0.hasPrefix(".") }.isEmpty)
     }
 
-    /// An importer killed in the middle of a multipart upload: the next run resumes that upload
-    /// (it completes, none is left in progress) and the object is byte-identical. The `wifi` link
-    /// (25 MB/s) makes the upload last 6 s, well past the first save of its state (2 s).
-    @Test func resumesTheMultipartUploadAfterAKill() async throws {
+    /// A 150 MB video on the `wifi` link (25 MB/s: the upload lasts 6 s, well past the first
+    /// save of its state at 2 s) imported into `s3://station/PREFIX` by a child process that
+    /// `stop` ends mid-upload; then the same import again, which must resume that upload: it
+    /// completes (none is left in progress), the device is asked only for the bytes after the
+    /// stored parts, and the object holds the device's bytes and SHA-256. `resumed` checks more.
+    private func stopAndResume(
+        _ prefix: String, stop: (ChildProcess, S3ServerFixture) async throws -> Void,
+        resumed: (S3ServerFixture) async throws -> Void = { _ in }
+    ) async throws {
         let server = try await S3ServerFixture()
         defer { server.stop() }
         let size: UInt64 = 150_000_000
         let fixture = try ImportEmulatorFixture([.video("LONG.mp4", size, sixaxis: false)], configure: { $0.link = .wifi })
         defer { fixture.stop() }
-        let arguments = ["media", "import", "--device", fixture.address, "--to", "s3://station/kill", "--all", "--json"]
+        let arguments = ["media", "import", "--device", fixture.address, "--to", "s3://station/\(prefix)", "--all", "--json"]
         let process = try ChildProcess(
             try aibudsExecutable().path, arguments,
             environment: ProcessInfo.processInfo.environment.merging(environment(fixture, server)) { $1 },
             output: .discard, errors: .discard)
         defer { process.kill() }
-        // Kill it once the store holds some of the parts, not all.
-        let client = server.client()
-        try await eventually("a part of the upload to be stored", timeout: .seconds(150)) {
-            let listed = try client.send("GET", bucket: "station", key: "", query: "list-type=2&prefix=kill%2F")
-            let states = XMLValues.all("Key", in: listed.body).filter { $0.contains("/.aibuds/uploads/") }
-            guard let state = states.first else { return false }
-            let saved = try client.send("GET", bucket: "station", key: state)
-            // The state says a part is stored (it is written once the part is).
-            guard let id = XMLValues.json(saved.body)?["uploadID"] as? String, let key = XMLValues.json(saved.body)?["key"] as? String,
-                (XMLValues.json(saved.body)?["parts"] as? [Any])?.isEmpty == false
-            else { return false }
-            let parts = try client.send("GET", bucket: "station", key: key, query: "uploadId=" + S3Client.encodeQueryValue(id))
-            return !XMLValues.all("PartNumber", in: parts.body).isEmpty
-        }
-        process.kill()
-        _ = await process.ended()
+        try await stop(process, server)
         #expect(try await server.uploadsInProgress() == 1)
-        let partial = try await server.keys(prefix: "kill/")
-        #expect(!partial.contains { $0.hasSuffix("/LONG.mp4") }, "the object was complete before the kill: \(partial)")
-
-        let (status, out, err) = try await runAIBuds(arguments, environment: environment(fixture, server))
-        #expect(status == 0, "\(err)")
-        let device = try #require(((try json(out))["devices"] as? [[String: Any]])?.first)
-        let id = try #require(device["device"] as? String)
-        #expect(try await server.uploadsInProgress() == 0, "the interrupted upload was not resumed")
-        // The device was asked only for the bytes after the stored parts.
-        let fetched = try #require((device["files"] as? [[String: Any]])?.first?["bytesFetched"] as? Int)
-        #expect(fetched > 0 && fetched < Int(size), "fetched \(fetched) of \(size) bytes again")
-        let (data, metadata) = try await server.object("kill/\(id)/LONG.mp4")
-        #expect(data.count == Int(size))
-        #expect(SHA256.hash(data) == (try fixture.sha256(of: "LONG.mp4")))
-        #expect(metadata["sha256"] == (try fixture.sha256(of: "LONG.mp4")).hexString)
-    }
-
-    /// An import stopped with Ctrl-C before the upload's first periodic state save (2 s in)
-    /// saves the state as it stops, with every stored part: the next run resumes the upload and
-    /// asks the device only for the rest.
-    @Test func anInterruptedImportKeepsItsStoredParts() async throws {
-        let server = try await S3ServerFixture()
-        defer { server.stop() }
-        let size: UInt64 = 150_000_000
-        let fixture = try ImportEmulatorFixture([.video("LONG.mp4", size, sixaxis: false)], configure: { $0.link = .wifi })
-        defer { fixture.stop() }
-        let arguments = ["media", "import", "--device", fixture.address, "--to", "s3://station/stop", "--all", "--json"]
-        let process = try ChildProcess(
-            try aibudsExecutable().path, arguments,
-            environment: ProcessInfo.processInfo.environment.merging(environment(fixture, server)) { $1 },
-            output: .discard, errors: .discard)
-        defer { process.kill() }
-        let client = server.client()
-        let started = ContinuousClock.now
-        // Stop it as soon as the store holds a part of the upload.
-        try await eventually("a part of the upload to be stored", timeout: .seconds(150)) {
-            let uploads = try client.send("GET", bucket: "station", key: "", query: "prefix=stop%2F&uploads=")
-            guard let id = XMLValues.all("UploadId", in: uploads.body).first, let key = XMLValues.all("Key", in: uploads.body).first
-            else { return false }
-            let parts = try client.send("GET", bucket: "station", key: key, query: "uploadId=" + S3Client.encodeQueryValue(id))
-            return !XMLValues.all("PartNumber", in: parts.body).isEmpty
-        }
-        let states = { try await server.keys(prefix: "stop/").filter { $0.contains("/.aibuds/uploads/") } }
-        let savedBefore = try await states()
-        process.interrupt()
-        let stopped = await process.ended()
-        #expect(stopped.exited && stopped.status == 130, "\(stopped)")
-        // Checked only when the stop came before the periodic save; a slow machine may be late.
-        if ContinuousClock.now - started < .seconds(2) { #expect(savedBefore.isEmpty) }
-        #expect(try await states().count == 1, "the stop saved no state")
-        #expect(try await server.uploadsInProgress() == 1)
+        let partial = try await server.keys(prefix: prefix + "/")
+        #expect(!partial.contains { $0.hasSuffix("/LONG.mp4") }, "the object was complete before the stop: \(partial)")
 
         let (status, out, err) = try await runAIBuds(arguments, environment: environment(fixture, server))
         #expect(status == 0, "\(err)")
@@ -281,9 +222,61 @@ struct S3ImportTests {
         #expect(try await server.uploadsInProgress() == 0, "the stopped upload was not resumed")
         let fetched = try #require((device["files"] as? [[String: Any]])?.first?["bytesFetched"] as? Int)
         #expect(fetched > 0 && fetched < Int(size), "fetched \(fetched) of \(size) bytes again")
-        let (data, _) = try await server.object("stop/\(id)/LONG.mp4")
+        let (data, metadata) = try await server.object("\(prefix)/\(id)/LONG.mp4")
+        #expect(data.count == Int(size))
         #expect(SHA256.hash(data) == (try fixture.sha256(of: "LONG.mp4")))
-        #expect(try await states().isEmpty, "the state outlived the upload")
+        #expect(metadata["sha256"] == (try fixture.sha256(of: "LONG.mp4")).hexString)
+        try await resumed(server)
+    }
+
+    /// The upload states the store holds under `prefix`.
+    private func uploadStates(_ server: S3ServerFixture, _ prefix: String) async throws -> [String] {
+        try await server.keys(prefix: prefix + "/").filter { $0.contains("/.aibuds/uploads/") }
+    }
+
+    /// An importer killed once its upload's state says a part is stored: the next run resumes.
+    @Test func resumesTheMultipartUploadAfterAKill() async throws {
+        try await stopAndResume("kill") { process, server in
+            let client = server.client()
+            try await eventually("a part of the upload to be stored", timeout: .seconds(150)) {
+                guard let state = try await uploadStates(server, "kill").first else { return false }
+                let saved = try client.send("GET", bucket: "station", key: state)
+                // The state says a part is stored (it is written once the part is).
+                guard let id = XMLValues.json(saved.body)?["uploadID"] as? String, let key = XMLValues.json(saved.body)?["key"] as? String,
+                    (XMLValues.json(saved.body)?["parts"] as? [Any])?.isEmpty == false
+                else { return false }
+                let parts = try client.send("GET", bucket: "station", key: key, query: "uploadId=" + S3Client.encodeQueryValue(id))
+                return !XMLValues.all("PartNumber", in: parts.body).isEmpty
+            }
+            process.kill()
+            _ = await process.ended()
+        }
+    }
+
+    /// An import stopped with Ctrl-C as soon as the store holds a part, before the upload's first
+    /// periodic state save (2 s in) on a quick machine: it saves the state as it stops, with
+    /// every stored part, and the next run resumes from there.
+    @Test func anInterruptedImportKeepsItsStoredParts() async throws {
+        try await stopAndResume("stop") { process, server in
+            let client = server.client()
+            let started = ContinuousClock.now
+            try await eventually("a part of the upload to be stored", timeout: .seconds(150)) {
+                let uploads = try client.send("GET", bucket: "station", key: "", query: "prefix=stop%2F&uploads=")
+                guard let id = XMLValues.all("UploadId", in: uploads.body).first, let key = XMLValues.all("Key", in: uploads.body).first
+                else { return false }
+                let parts = try client.send("GET", bucket: "station", key: key, query: "uploadId=" + S3Client.encodeQueryValue(id))
+                return !XMLValues.all("PartNumber", in: parts.body).isEmpty
+            }
+            let savedBefore = try await uploadStates(server, "stop")
+            process.interrupt()
+            let stopped = await process.ended()
+            #expect(stopped.exited && stopped.status == 130, "\(stopped)")
+            // Checked only when the stop came before the periodic save; a slow machine may be late.
+            if ContinuousClock.now - started < .seconds(2) { #expect(savedBefore.isEmpty) }
+            #expect(try await uploadStates(server, "stop").count == 1, "the stop saved no state")
+        } resumed: { server async throws in
+            #expect(try await uploadStates(server, "stop").isEmpty, "the state outlived the upload")
+        }
     }
 
     /// A file of one part goes in one `PUT` and never has an upload state: asking where it
