@@ -76,7 +76,9 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         // The warp's AVX2 interior sampler (C intrinsics behind a runtime CPU check).
         .target(name: "CPlaneSampler"),
-        .target(name: "AIBudsStabilization", dependencies: ["AIBudsFoundation", "AIBuds", "CFFmpeg", "CPlaneSampler"]),
+        // FFmpeg's log callback takes a va_list, which Swift cannot receive: formatted in C, handed to Swift.
+        .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
+        .target(name: "AIBudsStabilization", dependencies: ["AIBudsFoundation", "AIBudsLog", "AIBuds", "CFFmpeg", "CFFmpegLog", "CPlaneSampler"]),
         // Rendered clips with known camera motion, their sidecars, and an independent motion
         // estimate: for the stabilization tests, the benchmark and the emulator's videos.
         .target(name: "AIBudsSyntheticVideo", dependencies: ["AIBudsStabilization", "CFFmpeg"]),

@@ -28,7 +28,7 @@ final class LiveVideoEncoder: @unchecked Sendable {
         self.width = width
         self.height = height
         isH264 = h264
-        av_log_set_level(AV_LOG_ERROR)
+        FFmpegLogging.install()
         let name = h264 ? "libx264" : "mjpeg"
         guard let codec = avcodec_find_encoder_by_name(name), let context = avcodec_alloc_context3(codec) else {
             throw FFmpegError("avcodec_find_encoder_by_name(\(name))", reason: "FFmpeg has no \(name) encoder")

@@ -16,7 +16,7 @@ public enum SyntheticVideoFiles {
         frameCount: Int, width: Int, height: Int, fps: Int, to url: URL, crf: Int = 10, preset: String = "ultrafast",
         encoder encoderName: String = "libx264", frame makeFrame: (Int) -> [UInt8]
     ) throws {
-        av_log_set_level(AV_LOG_ERROR)
+        FFmpegLogging.install()
         var context: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&context, nil, nil, url.path) >= 0, let context,
             let codec = avcodec_find_encoder_by_name(encoderName), let encoder = avcodec_alloc_context3(codec),

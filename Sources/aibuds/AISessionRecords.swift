@@ -15,6 +15,11 @@ struct AISessionRecords {
     /// The records folder, or nil with `--no-records`.
     var directory: URL?
 
+    /// Records into `directory` (nil: not at all).
+    init(directory: URL?) {
+        self.directory = directory
+    }
+
     init(_ arguments: inout Arguments) throws {
         let chosen = try arguments.option("--records")
         if arguments.flag("--no-records") {

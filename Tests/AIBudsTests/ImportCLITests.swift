@@ -1,3 +1,4 @@
+import AIBudsAudio
 import AIBudsDigest
 import AIBudsTestKit
 import Foundation
@@ -86,7 +87,7 @@ struct ImportCLITests {
             ["media", "import", "--device", "udp://127.0.0.1:9", "--to", "/tmp/x", "--all", "--jobs", "0"],
             ["media", "list", "--device", "udp://127.0.0.1:9", "--type", "gif"],
             ["media", "delete", "--device", "udp://127.0.0.1:9"],
-            ["demo", "--media-mb", "0"],
+            ["demo", "--videos", "0"],
         ] {
             let (status, _, errors) = try await runAIBuds(arguments)
             #expect(status == 64, "\(arguments): \(errors)")
@@ -141,13 +142,31 @@ struct ImportCLITests {
     @Test func theDemoRunsEndToEnd() async throws {
         let folder = try makeTemporaryDirectory("import-demo")
         defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
         let (status, output, errors) = try await runAIBuds(
-            ["demo", "--media-mb", "20", "--to", folder.appendingPathComponent("out").path],
+            ["demo", "--videos", "2", "--to", out.path],
             environment: ["XDG_RUNTIME_DIR": folder.path, "XDG_DATA_HOME": folder.path])
         #expect(status == 0, "\(output)\(errors)")
-        #expect(output.contains("imported   15 of 15 files"))
-        #expect(output.contains("verified   15 of 15 files match the device's SHA-256"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path)
-            .filter { !$0.hasPrefix(".") }.count == 15)
+        // 2 videos with their six-axis logs, 4 photos, 2 voice notes; both videos stabilized.
+        #expect(output.contains("imported     8 of 8 files"), "\(output)")
+        #expect(output.contains("verified     8 of 8 files match the device's SHA-256"))
+        #expect(output.contains("stabilized   2 of 2 videos"))
+        #expect(output.contains("recordings   2 through TopStep's TSMediaFile"))
+        // No foreign library writes to the terminal (FFmpeg's "[mov,mp4,... @ 0x...]" lines).
+        #expect(!(output + errors).contains(" @ 0x"), "\(errors)")
+        // The AI turn heard the question and the glasses' speaker played an answer.
+        #expect(output.contains("AI heard     \""), "\(output)")
+        let speaker = try WAVFile.read(from: out.appendingPathComponent("glasses-speaker.wav"))
+        #expect(speaker.duration > 0.5)
+        // Each stabilized copy, its side-by-side clip and its contact sheet beside the original.
+        let imported = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("imported").path)
+        for index in 1...2 {
+            let stem = String(format: "VID_20261202_1015%02d", index)
+            for suffix in [".mp4", ".stabilized.mp4", ".side-by-side.mp4", ".trails.jpg"] {
+                #expect(imported.contains(stem + suffix), "\(stem + suffix) in \(imported)")
+            }
+        }
+        let photo = try Data(contentsOf: out.appendingPathComponent("imported/IMG_20261202_101201.jpg"))
+        #expect(photo.starts(with: [0xFF, 0xD8, 0xFF]), "a photo is a JPEG")
     }
 }

@@ -11,7 +11,7 @@ final class DemuxedInput {
     let decoder: UnsafePointer<AVCodec>
 
     init(_ url: URL) throws(FFmpegError) {
-        FFmpegLogging.quiet
+        FFmpegLogging.install()
         var context: UnsafeMutablePointer<AVFormatContext>?
         try FFmpegError.check(avformat_open_input(&context, url.path, nil, nil), "avformat_open_input(\(url.lastPathComponent))")
         guard let context else { throw FFmpegError("avformat_open_input", reason: "no context") }
