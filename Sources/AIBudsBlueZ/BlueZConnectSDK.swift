@@ -32,10 +32,10 @@ public final class BlueZConnectSDK: SMPSessionOpener {
         self.pairing = pairing
     }
 
-    /// `1.0.0`.
-    public var sdkVersion: String { "1.0.0" }
-    /// `1`.
-    public var sdkBuild: String { "1" }
+    /// ``AIBudsSDK/sdkVersion``: the plugin ships with the SDK.
+    public var sdkVersion: String { AIBudsSDK.sdkVersion }
+    /// ``AIBudsSDK/sdkBuild``.
+    public var sdkBuild: String { AIBudsSDK.sdkBuild }
     /// ``AIBudsSDK/sdkReleaseDate``: the plugin ships with the SDK.
     public var sdkReleaseDate: String { AIBudsSDK.sdkReleaseDate }
     /// `AIBudsBlueZ`.

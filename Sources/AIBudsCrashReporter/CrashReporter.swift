@@ -22,7 +22,7 @@ public final class CrashReporter: Sendable {
     /// The one reporter of the process (signal handlers are process-wide).
     public static let shared = CrashReporter()
     /// The SDK version written into every report.
-    public static let sdkVersion = "0.1.0"
+    public static let sdkVersion = AIBudsVersion.semantic
 
     private struct State {
         var directory: URL?

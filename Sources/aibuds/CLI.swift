@@ -137,6 +137,7 @@ enum CLI {
             say(help)
             return words.isEmpty ? .usage : .ok
         }
+        let words = words == ["--version"] ? ["version"] : words
         guard let (type, rest) = command(for: words) else {
             printError("unknown command '\(words.joined(separator: " "))'; run 'aibuds --help'")
             return .usage

@@ -26,11 +26,11 @@ public final class AIBudsSDK: Sendable {
     // MARK: Versions
 
     /// The SDK's version.
-    public static let sdkVersion = "0.1.0"
+    public static let sdkVersion = AIBudsVersion.semantic
     /// The SDK's build number.
-    public static let sdkBuild = "1"
+    public static let sdkBuild = AIBudsVersion.build
     /// The SDK's release date.
-    public static let sdkReleaseDate = "2025-06-01"
+    public static let sdkReleaseDate = AIBudsVersion.releaseDate
     /// `AIBudsSDK version (build), date`.
     public static var sdkVersionDescription: String { "AIBudsSDK \(sdkVersion) (\(sdkBuild)), \(sdkReleaseDate)" }
 

@@ -28,10 +28,10 @@ public final class SMPConnectSDK: BleConnectSDK {
         self.eventWait = min(max(eventWait, .milliseconds(100)), .seconds(30))
     }
 
-    /// `1.0.0`.
-    public var sdkVersion: String { "1.0.0" }
-    /// `1`.
-    public var sdkBuild: String { "1" }
+    /// ``AIBudsSDK/sdkVersion``: the plugin ships with the SDK.
+    public var sdkVersion: String { AIBudsSDK.sdkVersion }
+    /// ``AIBudsSDK/sdkBuild``.
+    public var sdkBuild: String { AIBudsSDK.sdkBuild }
     /// ``AIBudsSDK/sdkReleaseDate``: the plugin ships with the SDK.
     public var sdkReleaseDate: String { AIBudsSDK.sdkReleaseDate }
     /// `AIBudsSMP`.
