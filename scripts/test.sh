@@ -23,6 +23,9 @@ swift build --build-tests "${strict[@]}"
 # Every public symbol of the library modules has a `///` summary that says something.
 python3 scripts/check-public-docs.py --self-test
 python3 scripts/check-public-docs.py
+# The example app (its own package, on this one's products) builds and imports from the emulator.
+echo "== example app ($(date -u +%T))"
+scripts/example.sh
 # Three groups, so that no test's timing check waits behind another's work. The ordinary suites
 # run in parallel. The compute-heavy ones (video stabilization, the audio codecs and voice
 # activity models, firmware images) keep both cores busy for a minute and run after them, in
