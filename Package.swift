@@ -4,7 +4,7 @@ import PackageDescription
 /// Every library module is also a library product of the same name, so an app depends on exactly
 /// what it imports.
 let libraries = [
-    "AIBudsSync", "AIBudsProcess", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
+    "AIBudsSync", "AIBudsFiles", "AIBudsProcess", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
     "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus", "AIBudsBlueZ",
     "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
     "AIBudsAudio", "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
@@ -25,6 +25,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "AIBudsSync"),
+        // Files a user or a peer named, written safely (OutputFile): no SDK types, no dependencies.
+        .target(name: "AIBudsFiles"),
         .target(name: "CSpawn"),
         .target(name: "AIBudsProcess", dependencies: ["AIBudsSync", "CSpawn"]),
         .target(name: "AIBudsLog", dependencies: ["AIBudsSync"]),
@@ -138,6 +140,7 @@ let package = Package(
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "CCurl", "CCurlOptions",
         ]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
+        .testTarget(name: "AIBudsFilesTests", dependencies: ["AIBudsFiles"]),
         .testTarget(name: "AIBudsProcessTests", dependencies: ["AIBudsProcess", "AIBudsSync"]),
         .testTarget(name: "AIBudsAITests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
@@ -212,13 +215,13 @@ package.targets += [
     // libsystemd (libsystemd-dev): sd_journal_sendv, journald's native protocol with structured fields.
     .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .target(name: "AIBudsSQLite", dependencies: ["AIBudsSync", "CSQLite"]),
-    .target(name: "AIBudsLogStore", dependencies: ["AIBudsSync", "AIBudsLog", "AIBudsSQLite"]),
+    .target(name: "AIBudsLogStore", dependencies: ["AIBudsSync", "AIBudsLog", "AIBudsSQLite", "AIBudsFiles"]),
     .target(name: "AIBudsJournal", dependencies: ["AIBudsSync", "AIBudsLog", "CSystemd"]),
     // The fatal-signal handler, in C: only async-signal-safe calls, no Swift runtime in a handler.
     .target(name: "CCrashHandler"),
     .target(name: "AIBudsCrashReporter", dependencies: ["AIBudsSync", "AIBudsLog", "CCrashHandler"]),
     .target(name: "AIBudsAIDashboard", dependencies: [
-        "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSQLite",
+        "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSQLite", "AIBudsFiles",
     ]),
     // The AI SDK's session observer feeding the dashboard's recorder.
     .target(name: "AIBudsAIDashboardBridge", dependencies: [

@@ -1,3 +1,4 @@
+import AIBudsFiles
 import AIBudsSQLite
 import AIBudsSync
 import Foundation
@@ -32,8 +33,16 @@ public final class AIRecordStore: Sendable {
         self.directory = directory
         self.maximumRecords = max(1, maximumRecords)
         self.maximumAge = maximumAge
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("audio"), withIntermediateDirectories: true)
-        database = try SQLiteDatabase(path: directory.appendingPathComponent("records.sqlite").path)
+        // Records are private to the user (the dashboard's token protects nothing from other local
+        // users otherwise): folders 0700, the database and its WAL 0600 (SQLite gives its WAL and
+        // shared-memory files the database file's mode), audio 0600.
+        try OutputFile.makeFolder(directory.appendingPathComponent("audio"), permissions: 0o700)
+        for folder in [directory, directory.appendingPathComponent("audio")] { chmod(folder.path, 0o700) }
+        let path = directory.appendingPathComponent("records.sqlite").path
+        let created = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+        if created >= 0 { close(created) }
+        for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
+        database = try SQLiteDatabase(path: path)
         try database.execute(
             """
             CREATE TABLE IF NOT EXISTS record (
@@ -206,20 +215,42 @@ public final class AIRecordStore: Sendable {
 
     // MARK: - Export
 
+    /// What an export wrote and what it could not.
+    public struct ExportReport: Sendable {
+        /// How many records `records.json` holds.
+        public var exported: Int
+        /// The records left out, each with why (a record whose stored fields no longer decode).
+        public var skipped: [(id: Int64, reason: String)]
+    }
+
     /// Writes the records matching `filter` into `directory`: `records.json` (every detail) and
-    /// `audio/<id>.wav` for each record with audio; returns how many records.
+    /// `audio/<id>.wav` for each record with audio, each through ``OutputFile`` (never over a
+    /// symbolic link or a device, never over this store's own files), 0600 in 0700 folders. A
+    /// record that cannot be read is left out and reported, never fatal to the others.
     @discardableResult
-    public func export(_ filter: AIRecordFilter = AIRecordFilter(limit: Int.max), to target: URL) throws -> Int {
-        let manager = FileManager.default
-        try manager.createDirectory(at: target.appendingPathComponent("audio"), withIntermediateDirectories: true)
-        let details = try records(matching: filter).compactMap { try record($0.id) }
-        for detail in details where detail.summary.audioSeconds > 0 {
-            let destination = target.appendingPathComponent("audio/\(detail.summary.id).wav")
-            try? manager.removeItem(at: destination)
-            try manager.copyItem(at: audioURL(detail.summary.id), to: destination)
+    public func export(_ filter: AIRecordFilter = AIRecordFilter(limit: Int.max), to target: URL) throws -> ExportReport {
+        let own = [directory.appendingPathComponent("records.sqlite")]
+        try OutputFile.makeFolder(target.appendingPathComponent("audio"), permissions: 0o700)
+        var details: [AIRecordDetail] = []
+        var skipped: [(id: Int64, reason: String)] = []
+        for summary in try records(matching: filter) {
+            do {
+                guard let detail = try record(summary.id) else { continue }
+                details.append(detail)
+            } catch {
+                skipped.append((summary.id, "its stored fields do not decode (\(error))"))
+            }
         }
-        try Self.encoder.encode(details).write(to: target.appendingPathComponent("records.json"), options: .atomic)
-        return details.count
+        for detail in details where detail.summary.audioSeconds > 0 {
+            let source = audioURL(detail.summary.id)
+            let destination = target.appendingPathComponent("audio/\(detail.summary.id).wav")
+            try OutputFile.replace(destination, permissions: 0o600, protecting: own + [source]) { temporary in
+                try FileManager.default.copyItem(at: source, to: temporary)
+            }
+        }
+        try OutputFile.replace(
+            target.appendingPathComponent("records.json"), with: try Self.encoder.encode(details), permissions: 0o600, protecting: own)
+        return ExportReport(exported: details.count, skipped: skipped)
     }
 
     /// The JSON encoding the dashboard's API and exports use (ISO 8601 dates, sorted keys).

@@ -21,7 +21,8 @@ enum WAVFile {
     static func append(_ samples: [Int16], to url: URL) throws {
         let manager = FileManager.default
         if !manager.fileExists(atPath: url.path) {
-            guard manager.createFile(atPath: url.path, contents: Data(header(dataBytes: 0))) else {
+            // The session's audio is private to the user: 0600, whatever the umask.
+            guard manager.createFile(atPath: url.path, contents: Data(header(dataBytes: 0)), attributes: [.posixPermissions: 0o600]) else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
             }
         }

@@ -1,3 +1,4 @@
+import AIBudsFiles
 import AIBudsLog
 import AIBudsSQLite
 import AIBudsSync
@@ -17,6 +18,8 @@ public final class SQLiteLogStore: LogDestination {
         var pending: [LogRecord] = []
         var failedWrites = 0
         var stopping = false
+        /// Whether the flush thread runs (an initializer that threw never started it).
+        var flushing = false
     }
 
     /// How long records are kept; ``purgeExpired(now:)`` removes older ones (and runs hourly).
@@ -45,7 +48,13 @@ public final class SQLiteLogStore: LogDestination {
         return base + "/aibuds/logs.sqlite"
     }
 
+    /// The store's file.
+    public let path: String
+
     /// Opens (or creates) the store at `path`, keeping records for `retention` seconds (7 days by default).
+    ///
+    /// - Throws: `SQLiteError` (code `SQLiteError.notADatabase`) when `path` is another program's SQLite database (it has tables
+    ///   and no log table of this shape): the store never adds its table to someone else's data.
     public init(
         path: String, retention: TimeInterval = 7 * 24 * 3600, flushInterval: Duration = .milliseconds(200),
         batchSize: Int = 512, maximumQueued: Int = 20_000
@@ -54,7 +63,9 @@ public final class SQLiteLogStore: LogDestination {
         self.flushInterval = flushInterval
         self.batchSize = max(1, batchSize)
         self.maximumQueued = max(self.batchSize, maximumQueued)
+        self.path = path
         database = try SQLiteDatabase(path: path)
+        try Self.refuseForeign(database, path: path)
         try database.execute(
             """
             CREATE TABLE IF NOT EXISTS log (
@@ -66,16 +77,17 @@ public final class SQLiteLogStore: LogDestination {
         try purgeExpired()
         let thread = Thread { [self] in flushLoop() }
         thread.name = "log-store"
+        queue.withLock { $0.flushing = true }
         thread.start()
     }
 
     /// Commits what is queued and stops the background thread; later writes are committed at once.
     public func close() {
-        let wasStopping = queue.withLock { state in
+        let (wasStopping, flushing) = queue.withLock { state in
             defer { state.stopping = true }
-            return state.stopping
+            return (state.stopping, state.flushing)
         }
-        guard !wasStopping else { return }
+        guard !wasStopping, flushing else { return }
         wake.signal()
         flusherDone.wait()
         flush()
@@ -166,14 +178,30 @@ public final class SQLiteLogStore: LogDestination {
     }
 
     /// Writes the records matching `query` to `url` as JSON lines (`time`, `level`, `module`,
-    /// `device`, `message`), replacing the file; returns how many were written.
+    /// `device`, `message`), replacing the file through ``OutputFile`` (never a symbolic link, a
+    /// device or the store's own files); returns how many were written.
     @discardableResult
     public func export(_ query: LogQuery = LogQuery(), to url: URL) throws -> Int {
         let matching = try records(matching: query)
         var text = ""
         for record in matching { text += Self.jsonLine(record) + "\n" }
-        try Data(text.utf8).write(to: url, options: .atomic)
+        let own = ["", "-wal", "-shm", "-journal"].map { URL(fileURLWithPath: path + $0) }
+        try OutputFile.replace(url, with: Data(text.utf8), permissions: 0o600, protecting: own)
         return matching.count
+    }
+
+    /// The columns of the store's `log` table.
+    private static let columns: Set<String> = ["id", "time", "level", "module", "device", "message"]
+
+    /// Throws when the database holds tables but no `log` table with the store's columns.
+    private static func refuseForeign(_ database: SQLiteDatabase, path: String) throws {
+        let tables = Set(try database.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].text })
+        guard !tables.isEmpty else { return }
+        let columns = Set(try database.query("SELECT name FROM pragma_table_info('log')").compactMap { $0[0].text })
+        guard columns == Self.columns else {
+            throw SQLiteError(code: SQLiteError.notADatabase, message: "\(path) is another program's SQLite database (tables: "
+                + tables.sorted().prefix(5).joined(separator: ", ") + "), not a log store; it was left unchanged")
+        }
     }
 
     /// One record as a JSON object on one line.

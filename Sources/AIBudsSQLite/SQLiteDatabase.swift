@@ -39,6 +39,15 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// `sqlite error CODE: MESSAGE`.
     public var description: String { "sqlite error \(code): \(message)" }
+
+    /// An error with SQLite's result `code` and a message of the caller's.
+    public init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `SQLITE_NOTADB`: the file is not the database the caller expects.
+    public static let notADatabase: Int32 = 26
 }
 
 /// One SQLite database file, opened through Debian's libsqlite3 and used from any thread.

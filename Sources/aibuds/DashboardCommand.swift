@@ -49,8 +49,15 @@ struct DashboardCommand: CLICommand {
     func run() async throws -> ExitCode {
         if let export {
             let store = try AIRecordStore(directory: data, maximumRecords: maxRecords)
-            let count = try store.export(to: URL(fileURLWithPath: export))
-            CLI.say("exported \(count) records to \(export)")
+            let report: AIRecordStore.ExportReport
+            do {
+                report = try store.export(to: URL(fileURLWithPath: export))
+            } catch {
+                throw CommandFailure.failure("cannot export to \(export): \(error)")
+            }
+            for (id, reason) in report.skipped { CLI.printError("warning: record \(id) was left out: \(reason)") }
+            CLI.say("exported \(report.exported) records to \(export)"
+                + (report.skipped.isEmpty ? "" : " (\(report.skipped.count) unreadable left out)"))
             return .ok
         }
         let logStore = try? SQLiteLogStore(path: SQLiteLogStore.defaultPath())

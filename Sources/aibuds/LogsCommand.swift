@@ -52,7 +52,8 @@ struct LogsCommand: CLICommand {
         }
         export = try arguments.option("--export")
         purge = arguments.flag("--purge")
-        store = try arguments.option("--store") ?? SQLiteLogStore.defaultPath()
+        // A relative --store names a file in the current folder.
+        store = URL(fileURLWithPath: try arguments.option("--store") ?? SQLiteLogStore.defaultPath()).standardizedFileURL.path
         json = arguments.flag("--json")
         try arguments.finish()
     }
@@ -83,7 +84,12 @@ struct LogsCommand: CLICommand {
             FileHandle.standardError.write(Data("purged \(removed) expired records\n".utf8))
         }
         if let export {
-            let count = try logs.export(query, to: URL(fileURLWithPath: export))
+            let count: Int
+            do {
+                count = try logs.export(query, to: URL(fileURLWithPath: export))
+            } catch {
+                throw CommandFailure.failure("cannot export to \(export): \(error)")
+            }
             CLI.say("exported \(count) records to \(export)")
             return .ok
         }

@@ -112,7 +112,7 @@ func tone(seconds: Double = 1, amplitude: Double = 16000) -> [Int16] {
         let without = try recorder.start(kind: .aiRecording, device: glasses)
         without.finish()
         let target = try makeTemporaryDirectory().appendingPathComponent("export")
-        #expect(try store.export(to: target) == 2)
+        #expect(try store.export(to: target).exported == 2)
         let records = try JSONSerialization.jsonObject(with: Data(contentsOf: target.appendingPathComponent("records.json"))) as? [[String: Any]]
         #expect(records?.count == 2)
         let exported = try Data(contentsOf: target.appendingPathComponent("audio/\(withAudio.id).wav"))
