@@ -5,9 +5,9 @@ import PackageDescription
 /// what it imports.
 let libraries = [
     "AIBudsSync", "AIBudsFiles", "AIBudsProcess", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
-    "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus", "AIBudsBlueZ",
+    "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsDBus", "AIBudsBlueZ",
     "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
-    "AIBudsAudio", "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
+    "AIBudsPCM", "AIBudsAudio", "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
     "AIBudsOfflineAI",
 ]
 
@@ -47,11 +47,15 @@ let package = Package(
         ]),
         .target(name: "AIBuds", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
-            "AIBudsTransfer", "AIBudsAudio", "AIBudsProcess",
+            "AIBudsTransfer", "AIBudsPCM", "AIBudsProcess",
         ]),
         .target(name: "AIBudsSMP", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
-            "AIBudsAudio",
+        ]),
+        // The SMP devices' AI audio path (DeviceAIAudioAPI over the Audio group, Opus): apart from
+        // AIBudsSMP so that the device core links no audio library.
+        .target(name: "AIBudsSMPAudio", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBuds", "AIBudsSMP", "AIBudsAudio",
         ]),
         .target(name: "AIBudsEmulator", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",
@@ -67,7 +71,9 @@ let package = Package(
         // built-in AWS Signature Version 4.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "AIBudsS3", dependencies: ["AIBudsDigest", "AIBudsSync", "CCurl", "CCurlOptions", "AIBuds", "AIBudsTransfer"]),
-        .target(name: "AIBudsAllInOne", dependencies: ["AIBuds", "AIBudsSMP", "AIBudsStabilization", "AIBudsBlueZ"]),
+        .target(name: "AIBudsAllInOne", dependencies: [
+            "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsStabilization", "AIBudsBlueZ",
+        ]),
         .target(name: "AIBudsTestKit", dependencies: [
             "AIBudsSync", "AIBudsProcess", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBuds", "AIBudsEmulator",
             "AIBudsAudio",
@@ -92,7 +98,7 @@ let package = Package(
             name: "aibuds",
             dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
-            "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
+            "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
             "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsAudio", "AIBudsS3",
             "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsProcess",
             "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI", "AIBudsOfflineAI",
@@ -114,6 +120,9 @@ let package = Package(
             "AIBudsEmulator",
         ]),
         // Audio (issue 16): PCM, WAV, Opus and Ogg/Opus, resampling, voice activity, playback.
+        // AIBudsPCM holds the value types (PCMAudio, AudioError, ReceivedAudioFrame) and links no
+        // library, so the device core names them without the audio libraries.
+        .target(name: "AIBudsPCM"),
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "COggOpus", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev", "libopusenc-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
@@ -122,10 +131,10 @@ let package = Package(
         .systemLibrary(name: "CPulseSimple", providers: [.apt(["libpulse-dev"])]),
         // WebRTC's voice activity detector, exported by Debian's libwebrtc-audio-processing.
         .systemLibrary(name: "CWebRTCVAD", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
-        .target(name: "AIBudsAudio", dependencies: ["COpus", "COggOpus", "CSoxr", "CPulseSimple", "CWebRTCVAD"]),
+        .target(name: "AIBudsAudio", dependencies: ["AIBudsPCM", "COpus", "COggOpus", "CSoxr", "CPulseSimple", "CWebRTCVAD"]),
         .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio", "AIBudsProcess", "AIBudsTestKit"]),
         // The AI side: its vocabulary and provider protocol, the SDK core, and its providers.
-        .target(name: "AIBudsAIFoundation", dependencies: ["AIBudsFoundation", "AIBudsAudio"]),
+        .target(name: "AIBudsAIFoundation", dependencies: ["AIBudsFoundation", "AIBudsPCM"]),
         .target(name: "AIBudsAISDK", dependencies: ["AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation"]),
         // libcurl (Debian's libcurl4-openssl-dev): HTTP and HTTPS for the OpenAI-compatible provider;
         // CCurlOptions wraps its variadic setopt/getinfo, which Swift cannot call.
@@ -179,7 +188,8 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds",
-            "AIBudsSMP", "AIBudsEmulator", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsAudio", "AIBudsS3", "AIBudsProcess",
+            "AIBudsSMP", "AIBudsSMPAudio", "AIBudsEmulator", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsAudio", "AIBudsS3",
+            "AIBudsProcess",
         ]),
         // The vendor's media import example must compile unchanged in the Swift 5 language mode too.
         .testTarget(

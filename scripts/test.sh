@@ -14,6 +14,10 @@ scripts/ai-servers.sh install
 export AIBUDS_AI_SERVERS=1
 # Package.swift declares exactly the project modules each target imports.
 python3 scripts/check-deps.py
+# Each library product needs the system libraries docs/architecture.md lists for it, and the device
+# core no audio, video or media-server library ("Products and the system libraries they need").
+python3 scripts/check-products.py --self-test
+python3 scripts/check-products.py
 # Every warning is an error, so the gate sees every file, also those an incremental build skips
 # (a file that compiled once compiled without warnings). The tests build with the same flags, so
 # `swift test` reuses this build.

@@ -1,4 +1,4 @@
-import AIBudsAudio
+import AIBudsPCM
 
 /// Where a session's audio comes from: a WAV file, the computer's microphone, a device's microphone.
 ///

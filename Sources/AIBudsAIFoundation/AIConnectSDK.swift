@@ -1,5 +1,5 @@
-import AIBudsAudio
 import AIBudsFoundation
+import AIBudsPCM
 
 /// What an AI provider can do; `AIBudsAISDK` checks it before it routes a call.
 public struct AICapabilities: OptionSet, Sendable, Hashable {

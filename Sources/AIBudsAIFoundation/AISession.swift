@@ -1,4 +1,4 @@
-import AIBudsAudio
+import AIBudsPCM
 import Foundation
 
 /// The three live AI sessions of the glasses.

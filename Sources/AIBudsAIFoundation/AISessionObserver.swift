@@ -1,4 +1,4 @@
-import AIBudsAudio
+import AIBudsPCM
 import Foundation
 
 /// A session as its observers see it when it starts: who, what, with which provider.

@@ -1,9 +1,13 @@
 import AIBuds
 import AIBudsBlueZ
 import AIBudsSMP
+// The SMP glasses' and earbuds' AI audio path (`DeviceAIAudioAPI`): linked with this module, so
+// `device as? DeviceAIAudioAPI` finds it in every app that uses the default plugins.
+import AIBudsSMPAudio
 import AIBudsStabilization
 
-/// One call that initializes the SDK with its default plugins.
+/// One call that initializes the SDK with its default plugins (and links the SMP devices' AI audio
+/// path, module AIBudsSMPAudio).
 public enum AIBudsAllInOne {
     /// The default link plugins: SMP over UDP (``SMPConnectSDK``) and SMP over Bluetooth LE through
     /// BlueZ on the system bus, or `DBUS_SYSTEM_BUS_ADDRESS` (``BlueZConnectSDK``).

@@ -1,3 +1,4 @@
+import AIBudsPCM
 import CPulseSimple
 
 /// Plays audio on this machine's speakers through the PulseAudio protocol (PulseAudio itself or

@@ -1,3 +1,4 @@
+import AIBudsPCM
 import Foundation
 
 /// How alike two recordings of the same sound are, after a codec or a lossy link: the correlation

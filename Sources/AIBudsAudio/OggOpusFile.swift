@@ -1,3 +1,4 @@
+import AIBudsPCM
 import COggOpus
 import Foundation
 

@@ -1,3 +1,4 @@
+import AIBudsPCM
 import COpus
 
 /// The Opus frame sizes libopus takes, for the speech format: a 20 ms frame is the stream unit of

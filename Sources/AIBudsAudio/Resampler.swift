@@ -1,3 +1,4 @@
+import AIBudsPCM
 import CSoxr
 
 extension PCMAudio {

@@ -1,3 +1,4 @@
+import AIBudsPCM
 import Foundation
 
 /// Silero VAD (a small recurrent network, the `silero-vad` package's ONNX model) run by ONNX

@@ -1,3 +1,4 @@
+import AIBudsPCM
 import CWebRTCVAD
 
 /// WebRTC's voice activity detector (a Gaussian mixture model over six sub-band energies, the one

@@ -1,3 +1,4 @@
+import AIBudsPCM
 import Foundation
 
 /// RIFF/WAVE files of 16-bit integer PCM: strict parsing (every chunk inside the file, one `fmt `

@@ -3,6 +3,7 @@ import AIBudsAudio
 import AIBudsEmulator
 import AIBudsNet
 import AIBudsSMP
+import AIBudsSMPAudio
 import AIBudsSMPClient
 import AIBudsWire
 import Foundation

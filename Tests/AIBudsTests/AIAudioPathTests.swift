@@ -4,6 +4,7 @@ import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsNet
 import AIBudsSMP
+import AIBudsSMPAudio
 import AIBudsTestKit
 import Foundation
 import Testing

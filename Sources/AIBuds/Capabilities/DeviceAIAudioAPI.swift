@@ -1,4 +1,4 @@
-import AIBudsAudio
+import AIBudsPCM
 
 /// One 20 ms frame of the device's microphone, decoded to 16 kHz mono.
 public struct MicrophoneChunk: Sendable, Equatable {
@@ -48,7 +48,9 @@ public struct SpeakerPlaybackReport: Sendable, Equatable {
 /// app's speech streamed to its speaker, as 20 ms Opus frames (16 kHz mono) with sequence numbers,
 /// a jitter buffer and loss concealment. A stream puts the device in its AI conversation (work
 /// state `aiConversing`, with its `workState` event); when the device leaves it (the wearer ends
-/// it, or it turns off), the streams end.
+/// it, or it turns off), the streams end. The SMP glasses and earbuds adopt it in module
+/// AIBudsSMPAudio (with the Opus code), so a program finds it on them when it links that module
+/// (AIBudsAllInOne does); the device core itself needs no audio library.
 public protocol DeviceAIAudioAPI: DeviceAPI {
     /// Opens the microphone stream and returns its frames in order, as they come (a lost frame is
     /// concealed, so the audio stays continuous). The sequence finishes when the device ends the

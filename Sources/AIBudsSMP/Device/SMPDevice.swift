@@ -11,10 +11,13 @@ import Foundation
 /// (``MediaFileTransferChannel``, SMPDevice+MediaChannel.swift); the per-product subclasses
 /// (``SMPGlassesDevice``, ``SMPEarbudsDevice``, ``SMPWatchDevice``) declare the capability protocols
 /// their product has, so `device as? DeviceCameraAPI` fails for earbuds. Each command also checks the
-/// capabilities the device itself reported and fails with `deviceNotSupport` when it lacks one.
+/// capabilities the device itself reported and fails with `deviceNotSupport` when it lacks one. The AI
+/// audio path (`DeviceAIAudioAPI`, glasses and earbuds) is added by module AIBudsSMPAudio, which
+/// keeps its per-device state in ``extensionState``.
 open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, DeviceOtaAPI, @unchecked Sendable {
-    /// The AI audio path's streams (SMPAudioPath.swift).
-    let audioPath = SMPAudioPath()
+    /// What modules that add capabilities by extension keep per device (AIBudsSMPAudio's AI audio
+    /// path; DeviceExtensionState.swift).
+    package let extensionState = DeviceExtensionState()
 
     /// Accepts found devices of the SMP link over UDP (`.smp`) and over Bluetooth LE (`.abmate`,
     /// whose plugin is an ``SMPSessionOpener``).
@@ -371,8 +374,9 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, DeviceOtaAPI, 
 }
 
 /// Earbuds over SMP: a true-wireless pair with audio controls (work mode, volume, equalizer, ANC,
-/// wear detection, TWS state, music control, key mapping), audio recording, find and work state.
-public final class SMPEarbudsDevice: SMPDevice, DeviceFindAPI, DeviceWorkStateAPI, DeviceAudioRecordingAPI, DeviceAIAudioAPI,
+/// wear detection, TWS state, music control, key mapping), audio recording, find and work state; the
+/// AI audio path with AIBudsSMPAudio.
+public final class SMPEarbudsDevice: SMPDevice, DeviceFindAPI, DeviceWorkStateAPI, DeviceAudioRecordingAPI,
     DeviceWorkModeAPI, DeviceVolumeControlAPI, DeviceEqualizerAPI, DeviceANCAPI, DeviceWearDetectionAPI, DeviceTWSAPI,
     DeviceMusicControlAPI, DevicePhysicalOperationsAPI, @unchecked Sendable {}
 

@@ -2,9 +2,10 @@ import AIBuds
 
 /// AI glasses over SMP: camera, hotspot, audio recording, find, work state, media import over the
 /// hotspot with the engine the device owns, and the services (remote shutter, apps, service
-/// authorization, voice assistant, teleprompter, navigation, key mapping) and the live stream.
+/// authorization, voice assistant, teleprompter, navigation, key mapping) and the live stream; the AI
+/// audio path with AIBudsSMPAudio.
 public final class SMPGlassesDevice: SMPDevice, DeviceFindAPI, DeviceWorkStateAPI, DeviceHotspotAPI,
-    DeviceAudioRecordingAPI, DeviceAIAudioAPI, DeviceCameraAPI, MediaImportControlChannel, DeviceMediaFileImportAPI,
+    DeviceAudioRecordingAPI, DeviceCameraAPI, MediaImportControlChannel, DeviceMediaFileImportAPI,
     DeviceRemoteShutterAPI, DeviceAppsAPI, DeviceServiceAuthAPI, OnDeviceVoiceAssistantAPI, TeleprompterAPI,
     TurnByTurnNavigationAPI, DevicePhysicalOperationsAPI, DeviceCameraOtaAPI, LiveStreamingAPI, @unchecked Sendable
 {

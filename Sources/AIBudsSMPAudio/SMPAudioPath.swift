@@ -2,6 +2,7 @@ import AIBuds
 import AIBudsAudio
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsSMP
 import AIBudsSync
 import AIBudsWire
 import Foundation
@@ -184,25 +185,43 @@ final class SMPAudioPath: Sendable {
     }
 }
 
+/// The AI audio path of the SMP glasses and earbuds: the conformances live here, beside the Opus
+/// code they need, so that AIBudsSMP (and an app that uses no AI audio) links no audio library.
+/// `device as? DeviceAIAudioAPI` finds them in any program that links this module (AIBudsAllInOne
+/// does).
+extension SMPGlassesDevice: DeviceAIAudioAPI {}
+
+extension SMPEarbudsDevice: DeviceAIAudioAPI {}
+
 extension SMPDevice {
+    /// This device's AI audio path (its streams), kept in the device's extension state.
+    var audioPath: SMPAudioPath { extensionState.object(SMPAudioPath.self) { SMPAudioPath() } }
+
+    /// Runs a command of the AI audio path on the ready device's SMP session.
+    private func runAudio<Value: Sendable>(
+        _ command: @escaping @Sendable (SMPDeviceSession) async throws -> Value
+    ) async throws -> Value {
+        try await perform(SMPDeviceSession.self, requiring: .aiAudio, command)
+    }
+
     /// Opens the microphone stream (Audio `mic start`, then `mic read` long-polls); needs the
     /// `aiAudio` capability.
     public func startMicrophone() async throws -> AsyncThrowingStream<MicrophoneChunk, any Error> {
         let path = audioPath
         let logger = self.logger
-        return try await run(.aiAudio) { session in try await path.startMicrophone(session: session, logger: logger) }
+        return try await runAudio { session in try await path.startMicrophone(session: session, logger: logger) }
     }
 
     /// Stops the microphone stream (Audio `mic stop`).
     public func stopMicrophone() async throws {
         let path = audioPath
-        try await run(.aiAudio) { session in try await path.stopMicrophone(session: session) }
+        try await runAudio { session in try await path.stopMicrophone(session: session) }
     }
 
     /// Streams `audio` to the speaker (Audio `speaker start`, `speaker write`s, `speaker stop`).
     public func play(_ audio: PCMAudio) async throws -> SpeakerPlaybackReport {
         let path = audioPath
         let logger = self.logger
-        return try await run(.aiAudio) { session in try await path.play(audio, session: session, logger: logger) }
+        return try await runAudio { session in try await path.play(audio, session: session, logger: logger) }
     }
 }

@@ -1,0 +1,1 @@
+// Module AIBudsPCM: see docs/architecture.md ("The AI audio path").

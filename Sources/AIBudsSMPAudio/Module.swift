@@ -1,0 +1,1 @@
+// Module AIBudsSMPAudio: see docs/architecture.md ("The AI audio path").
