@@ -49,7 +49,8 @@ import Glibc
         let out = directory.appendingPathComponent("out.jsonl")
         try Data("old".utf8).write(to: out)
         let ok = try await runProgram(try aibuds(), ["logs", "--store", store, "--export", out.path])
-        #expect(ok.status == 0 && (try String(contentsOf: out, encoding: .utf8)).contains("\"connected\""))
+        let written = try String(contentsOf: out, encoding: .utf8)
+        #expect(ok.status == 0 && written.contains("\"connected\""))
         #expect(lstat(out.path, &status) == 0 && status.st_mode & 0o777 == 0o600)
     }
 
