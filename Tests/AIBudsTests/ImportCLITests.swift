@@ -151,7 +151,8 @@ struct ImportCLITests {
         #expect(output.contains("imported     8 of 8 files"), "\(output)")
         #expect(output.contains("verified     8 of 8 files match the device's SHA-256"))
         #expect(output.contains("stabilized   2 of 2 videos"))
-        #expect(output.contains("recordings   2 through TopStep's TSMediaFile"))
+        #expect(output.contains("recordings   2 on the watch through TopStep's TSMediaFile"))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("watch/REC_20261202_091500.wav").path))
         // No foreign library writes to the terminal (FFmpeg's "[mov,mp4,... @ 0x...]" lines).
         #expect(!(output + errors).contains(" @ 0x"), "\(errors)")
         // The AI turn heard the question and the glasses' speaker played an answer.
