@@ -195,8 +195,13 @@ public final class ChildProcess: Sendable {
         thread.start()
     }
 
+    /// `SIGPIPE` ignored once per process: a child that exits before reading all its input must
+    /// make the write fail with `EPIPE`, not kill this process (children get default actions back).
+    private static let ignoreBrokenPipes: Void = { _ = Glibc.signal(SIGPIPE, SIG_IGN) }()
+
     /// Writes `bytes` to `descriptor` from a thread of its own, then closes it.
     private static func write(_ bytes: Data, to descriptor: Int32) {
+        _ = ignoreBrokenPipes
         let thread = Thread {
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             try? handle.write(contentsOf: bytes)

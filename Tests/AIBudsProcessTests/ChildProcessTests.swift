@@ -23,6 +23,17 @@ import Glibc
         #expect(result.output == bytes)
     }
 
+    /// A child that exits without reading its input: the write fails quietly (EPIPE) instead of
+    /// SIGPIPE killing this process (before the fix the whole test process died here).
+    @Test func aChildThatIgnoresItsInputDoesNotKillTheParent() async throws {
+        let bytes = Data(repeating: 0x61, count: 4 << 20)
+        for _ in 0..<3 {
+            let result = try await ChildProcess.run("/bin/true", input: .bytes(bytes))
+            #expect(result.termination.exited && result.termination.status == 0)
+        }
+        try await Task.sleep(for: .milliseconds(200))
+    }
+
     @Test func theEnvironmentAndDirectoryAreTheGivenOnes() async throws {
         let result = try await ChildProcess.run(
             "/bin/sh", ["-c", "echo \"$ONLY:$HOME:$(pwd)\""], environment: ["ONLY": "yes"], directory: "/tmp")
