@@ -1,4 +1,5 @@
 @testable import AIBudsEmulator
+import AIBudsLog
 import AIBudsWire
 import Foundation
 import Testing
@@ -26,6 +27,31 @@ import Testing
         #expect(slots.boot() == [.reverted(image: 0)])
         #expect(slots.images[0].primary == old && slots.images[0].primaryConfirmed)
         #expect(slots.boot() == [])
+    }
+
+    /// A power cycle (the emulator restarted on its saved state) is a boot: the unconfirmed test
+    /// image that runs goes back to the previous one, as MCUboot does at any boot.
+    @Test func aRestartOnSavedStateRevertsAnUnconfirmedTestImage() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slots-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var first = try FirmwareRuntime.start(profile: .named(.glasses), stateDirectory: folder, faults: FirmwareFaults(), logger: NullLogService())
+        let old = first.slots.images[0].primary
+        first.slots.store(new, in: 0)
+        try first.slots.write(hash: new.hash, confirm: false)
+        #expect(first.slots.boot() == [.swapped(image: 0)])
+        try first.slots.save(to: folder)
+        // Power off while the test image runs unconfirmed, then on again.
+        let second = try FirmwareRuntime.start(profile: .named(.glasses), stateDirectory: folder, faults: FirmwareFaults(), logger: NullLogService())
+        #expect(second.slots.images[0].primary == old && second.slots.images[0].primaryConfirmed)
+        // And the reverted state is what the next start reads.
+        let third = try FirmwareRuntime.start(profile: .named(.glasses), stateDirectory: folder, faults: FirmwareFaults(), logger: NullLogService())
+        #expect(third.slots.images[0].primary == old)
+        // A pending (tested, not yet swapped) image is swapped in by a power-on boot too.
+        var pending = third
+        try pending.slots.write(hash: new.hash, confirm: false)
+        try pending.slots.save(to: folder)
+        let fourth = try FirmwareRuntime.start(profile: .named(.glasses), stateDirectory: folder, faults: FirmwareFaults(), logger: NullLogService())
+        #expect(fourth.slots.images[0].primary == new && !fourth.slots.images[0].primaryConfirmed)
     }
 
     @Test func aConfirmedTestImageStays() throws {

@@ -12,13 +12,22 @@ struct FirmwareRuntime: Sendable {
     var corrupted = false
     var acceptedBytes = 0
 
-    /// The slots from `<state>/firmware.json` (after recovering a swap the power cut), else the
-    /// profile's factory firmware.
+    /// The slots from `<state>/firmware.json`, else the profile's factory firmware. Starting on
+    /// saved state is a power cycle, so the bootloader runs as at any boot: a swap the power cut is
+    /// undone, a pending image is swapped in, and a test image still unconfirmed reverts (MCUboot
+    /// reverts at every boot, not only after `os reset`).
     static func start(profile: DeviceProfile, stateDirectory: URL?, faults: FirmwareFaults,
                       logger: any LogService) throws(EmulatorError) -> FirmwareRuntime {
-        var slots = try FirmwareSlots.load(from: stateDirectory) ?? FirmwareSlots.factory(for: profile)
+        guard var slots = try FirmwareSlots.load(from: stateDirectory) else {
+            let slots = FirmwareSlots.factory(for: profile)
+            try slots.save(to: stateDirectory)
+            return FirmwareRuntime(slots: slots, faults: faults)
+        }
         if let image = slots.recoverInterruptedSwap() {
             logger.log(.warning, "emulator", "the power failed during the swap of image \(image); the previous firmware boots")
+        }
+        for outcome in slots.boot() {
+            logger.log(.info, "emulator", "power-on boot: \(outcome)")
         }
         try slots.save(to: stateDirectory)
         return FirmwareRuntime(slots: slots, faults: faults)
