@@ -99,11 +99,12 @@ struct FirmwareInteropTests {
     @Test func smpmgrUpdatesTheEmulatorAndSeesWhatTheSDKUploaded() async throws {
         let folder = try TemporaryFolder("smpmgr-ota")
         defer { folder.remove() }
-        let ip = "127.0.79.1"
-        let (emulator, address) = try startEmulator {
-            $0.listen = SocketAddress(host: ip, port: 1337)
+        // smpmgr always uses port 1337: a loopback host of the test's own, checked free.
+        let (emulator, ip) = try startEmulatorOnOwnLoopbackHost(port: 1337) {
+            $0.announce = false
             $0.stateDirectory = folder.url.appendingPathComponent("state")
         }
+        let address = SocketAddress(host: ip, port: 1337)
         defer { emulator.stop() }
         let client = try client(address)
         defer { client.close() }

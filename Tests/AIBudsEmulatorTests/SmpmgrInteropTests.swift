@@ -85,9 +85,9 @@ struct SmpmgrInteropTests {
     @Test func smpmgrTalksToTheEmulator() async throws {
         let (folder, files) = try mediaFolder()
         defer { folder.remove() }
-        let ip = "127.0.77.1"
-        let (emulator, _) = try startEmulator {
-            $0.listen = SocketAddress(host: ip, port: 1337)
+        // smpmgr always uses port 1337: a loopback host of the test's own, checked free.
+        let (emulator, ip) = try startEmulatorOnOwnLoopbackHost(port: 1337) {
+            $0.announce = false
             $0.mediaFolder = folder.url
         }
         defer { emulator.stop() }
@@ -137,9 +137,8 @@ struct SmpmgrInteropTests {
     @Test func smpmgrDownloadsOverTheBLELink() async throws {
         let (folder, files) = try mediaFolder()
         defer { folder.remove() }
-        let ip = "127.0.77.2"
-        let (emulator, _) = try startEmulator {
-            $0.listen = SocketAddress(host: ip, port: 1337)
+        let (emulator, ip) = try startEmulatorOnOwnLoopbackHost(port: 1337) {
+            $0.announce = false
             $0.mediaFolder = folder.url
             $0.link = .ble
         }

@@ -63,17 +63,20 @@ func startEmulator(_ adjust: (inout EmulatorConfiguration) -> Void = { _ in }) t
 
 @Suite(.timeLimit(.minutes(1))) struct UDPServerTests {
     @Test func twoEmulatorsSideBySideOnOnePort() async throws {
-        let (glasses, glassesAddress) = try startEmulator {
-            $0.listen = SocketAddress(host: "127.0.78.2", port: 1337)
+        // Each on a loopback host of its own, checked free (never a fixed address another program may hold).
+        let (glasses, glassesHost) = try startEmulatorOnOwnLoopbackHost(port: 1337) {
+            $0.announce = false
             $0.name = "Left"
         }
         defer { glasses.stop() }
-        let (watch, watchAddress) = try startEmulator {
-            $0.listen = SocketAddress(host: "127.0.78.3", port: 1337)
+        let (watch, watchHost) = try startEmulatorOnOwnLoopbackHost(port: 1337) {
+            $0.announce = false
             $0.profile = .watch
             $0.name = "Right"
         }
         defer { watch.stop() }
+        let glassesAddress = SocketAddress(host: glassesHost, port: 1337)
+        let watchAddress = SocketAddress(host: watchHost, port: 1337)
         #expect(glassesAddress.port == 1337 && watchAddress.port == 1337)
         let left = try SMPClient(transport: UDPTransport(address: glassesAddress))
         defer { left.close() }

@@ -21,13 +21,10 @@ struct FirmwareCLITests {
     @Test func aibudsAndSmpmgrSeeEachOthersUploads() async throws {
         let folder = try makeTemporaryDirectory("firmware-cli")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var configuration = EmulatorConfiguration()
-        configuration.listen = SocketAddress(host: "127.0.79.5", port: 1337)
-        configuration.announce = false
-        let emulator = try Emulator(configuration: configuration)
-        _ = try emulator.start()
+        // smpmgr always uses port 1337: a loopback host of the test's own, checked free.
+        let (emulator, host) = try startEmulatorOnOwnLoopbackHost(port: 1337) { $0.announce = false }
         defer { emulator.stop() }
-        let device = "udp://127.0.79.5:1337"
+        let device = "udp://\(host):1337"
         func image(_ name: String, _ version: String, seed: UInt8) throws -> (URL, String) {
             let body = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) })
             let data = MCUbootImage.build(body: body, version: MCUbootVersion(version)!, headerSize: 0x200, sha256: { SHA256.hash($0) })
@@ -38,7 +35,7 @@ struct FirmwareCLITests {
 
         // smpmgr uploads; `aibuds firmware state` sees it.
         let (first, firstHash) = try image("first.bin", "2.5.0", seed: 1)
-        let upload = try await runProgram(try #require(smpmgr), ["--ip", "127.0.79.5", "--timeout", "10", "image", "upload", first.path])
+        let upload = try await runProgram(try #require(smpmgr), ["--ip", host, "--timeout", "10", "image", "upload", first.path])
         #expect(upload.status == 0, "\(upload.out)\(upload.err)")
         let (status, output, errors) = try await runAIBuds(["firmware", "state", "--device", device, "--json"])
         #expect(status == 0, "\(errors)")
@@ -53,7 +50,7 @@ struct FirmwareCLITests {
         let (updated, updateOut, updateErrors) = try await runAIBuds(["firmware", "upload", "--device", device, second.path, "--test", "--reset"])
         #expect(updated == 0, "\(updateOut)\(updateErrors)")
         #expect(updateOut.contains("uploaded 50552 bytes") && updateOut.contains("now runs 2.6.0, confirmed"), "\(updateOut)")
-        let read = try await runProgram(try #require(smpmgr), ["--ip", "127.0.79.5", "--timeout", "10", "image", "state-read"],
+        let read = try await runProgram(try #require(smpmgr), ["--ip", host, "--timeout", "10", "image", "state-read"],
                                         environment: ["COLUMNS": "250", "NO_COLOR": "1"])
         #expect(read.out.contains("version='2.6.0'") && read.out.contains(secondHash.uppercased()), "\(read.out)")
         #expect(emulator.device.firmwareVersion() == "2.6.0")
