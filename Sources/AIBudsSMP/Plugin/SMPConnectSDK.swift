@@ -32,7 +32,7 @@ public final class SMPConnectSDK: BleConnectSDK {
     public var sdkVersion: String { "1.0.0" }
     /// `1`.
     public var sdkBuild: String { "1" }
-    /// ``AIBudsSDK/sdkReleaseDate``: the plugin ships with the SDK.
+    /// ``/AIBuds/AIBudsSDK/sdkReleaseDate``: the plugin ships with the SDK.
     public var sdkReleaseDate: String { AIBudsSDK.sdkReleaseDate }
     /// `AIBudsSMP`.
     public var sdkName: String { "AIBudsSMP" }
