@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs what the tests need, builds without
-# warnings, tests, runs the concurrency-heavy suites under Thread Sanitizer, and fuzzes briefly.
+# warnings, builds the DocC documentation without warnings, tests, runs the concurrency-heavy
+# suites under Thread Sanitizer, and fuzzes briefly.
 # README.md and .ci/run call exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +28,10 @@ swift build --build-tests "${strict[@]}"
 # Every public symbol of the library modules has a `///` summary that says something.
 python3 scripts/check-public-docs.py --self-test
 python3 scripts/check-public-docs.py
+# The DocC site (.build/docs/) from this build: any DocC warning (a broken symbol link in a `///`
+# comment or an article, an undocumented parameter) fails the run.
+echo "== documentation ($(date -u +%T))"
+scripts/docs.sh --no-build
 # The example app (its own package, on this one's products) builds and imports from the emulator.
 echo "== example app ($(date -u +%T))"
 scripts/example.sh

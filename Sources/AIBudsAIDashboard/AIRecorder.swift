@@ -5,7 +5,7 @@ import Foundation
 /// The ingestion side of the dashboard: AI sessions report what happens to them here, and the
 /// dashboard shows it (live while they run).
 ///
-/// An AI provider, the SDK's session observer or a test starts a record with ``start(kind:device:parameters:)``
+/// An AI provider, the SDK's session observer or a test starts a record with ``start(kind:device:parameters:at:)``
 /// and reports through the returned ``AIRecordSession``. Failures to store are logged (category
 /// `dashboard`) and never thrown into the session being recorded.
 public final class AIRecorder: Sendable {

@@ -6,7 +6,7 @@ import AIBudsSync
 import Foundation
 
 /// Records every AI session of the process in the dashboard: an `AISessionObserver` that turns
-/// the AI SDK's session updates into ``AIRecorder`` calls.
+/// the AI SDK's session updates into ``/AIBudsAIDashboard/AIRecorder`` calls.
 ///
 /// A session's start becomes a record (chat → AI conversation, audio recording → AI recording,
 /// simultaneous interpretation → interpretation) with its device, provider, vendor and

@@ -9,8 +9,8 @@ import AIBudsStabilization
 /// One call that initializes the SDK with its default plugins (and links the SMP devices' AI audio
 /// path, module AIBudsSMPAudio).
 public enum AIBudsAllInOne {
-    /// The default link plugins: SMP over UDP (``SMPConnectSDK``) and SMP over Bluetooth LE through
-    /// BlueZ on the system bus, or `DBUS_SYSTEM_BUS_ADDRESS` (``BlueZConnectSDK``).
+    /// The default link plugins: SMP over UDP (``/AIBudsSMP/SMPConnectSDK``) and SMP over Bluetooth LE through
+    /// BlueZ on the system bus, or `DBUS_SYSTEM_BUS_ADDRESS` (``/AIBudsBlueZ/BlueZConnectSDK``).
     public static func defaultPlugins() -> [any BleConnectSDK] {
         [SMPConnectSDK(), BlueZConnectSDK()]
     }

@@ -6,8 +6,11 @@ import CPulseSimple
 public enum AudioPlayer {
     /// Plays `audio` to the end (blocking the calling thread until the server has played it).
     ///
-    /// - Parameter server: the server to use (`unix:/path` or a host); nil uses the default
-    ///   (`$PULSE_SERVER`, then the user's runtime socket).
+    /// - Parameters:
+    ///   - audio: the samples to play, at their own rate and channel count.
+    ///   - server: the server to use (`unix:/path` or a host); nil uses the default
+    ///     (`$PULSE_SERVER`, then the user's runtime socket).
+    ///   - applicationName: the name the sound server shows for the stream.
     /// - Throws: `AudioError.soundServerUnavailable` when no server answers, naming the cause.
     public static func play(_ audio: PCMAudio, server: String? = nil, applicationName: String = "aibuds") throws {
         try audio.validate()

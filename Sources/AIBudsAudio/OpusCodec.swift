@@ -41,6 +41,8 @@ public final class OpusEncoder {
     /// Creates a VoIP-mode encoder with in-band FEC sized for `expectedLossPercent`.
     ///
     /// - Parameters:
+    ///   - sampleRate: the input's rate, one Opus supports (8, 12, 16, 24 or 48 kHz).
+    ///   - channels: the input's channels, 1 or 2.
     ///   - bitrate: bits per second (24 kbit/s keeps 16 kHz speech clear with room for FEC).
     ///   - expectedLossPercent: the loss the encoder plans FEC for (0 turns FEC off).
     public init(sampleRate: Int = PCMAudio.speechSampleRate, channels: Int = 1, bitrate: Int = 24_000,

@@ -11,8 +11,8 @@ import Foundation
 ///
 /// Devices are reported with protocol kind `.abmate`, address `ble://AA:BB:CC:DD:EE:FF` (the BLE
 /// address, also their `macAddress`), product and MAC from this project's manufacturer data when
-/// advertised. The SMP device classes (``SMPGlassesDevice`` and the rest) serve them; their sessions
-/// run over ``BlueZGATTTransport``. Register it beside ``SMPConnectSDK`` and one scan finds devices
+/// advertised. The SMP device classes (``/AIBudsSMP/SMPGlassesDevice`` and the rest) serve them; their sessions
+/// run over `BlueZGATTTransport`. Register it beside ``/AIBudsSMP/SMPConnectSDK`` and one scan finds devices
 /// on both links (`AIBudsAllInOne` does).
 public final class BlueZConnectSDK: SMPSessionOpener {
     /// The D-Bus bus BlueZ is on (`DBUS_SYSTEM_BUS_ADDRESS` when set, else the system bus).
@@ -32,11 +32,11 @@ public final class BlueZConnectSDK: SMPSessionOpener {
         self.pairing = pairing
     }
 
-    /// ``AIBudsSDK/sdkVersion``: the plugin ships with the SDK.
+    /// ``/AIBuds/AIBudsSDK/sdkVersion``: the plugin ships with the SDK.
     public var sdkVersion: String { AIBudsSDK.sdkVersion }
-    /// ``AIBudsSDK/sdkBuild``.
+    /// ``/AIBuds/AIBudsSDK/sdkBuild``.
     public var sdkBuild: String { AIBudsSDK.sdkBuild }
-    /// ``AIBudsSDK/sdkReleaseDate``: the plugin ships with the SDK.
+    /// ``/AIBuds/AIBudsSDK/sdkReleaseDate``: the plugin ships with the SDK.
     public var sdkReleaseDate: String { AIBudsSDK.sdkReleaseDate }
     /// `AIBudsBlueZ`.
     public var sdkName: String { "AIBudsBlueZ" }
@@ -44,7 +44,7 @@ public final class BlueZConnectSDK: SMPSessionOpener {
     public var providerName: String { "AIBuds" }
     /// `.abmate`, the vendor's kind of its BLE protocol: stored BLE devices come back through this plugin.
     public var protocolKind: BleProtocolKind { .abmate }
-    /// ``SMPDevice``; ``classForDeviceModel(product:)`` picks the product's class.
+    /// ``/AIBudsSMP/SMPDevice``; ``classForDeviceModel(product:)`` picks the product's class.
     public var classForDeviceModel: any DeviceConvertible.Type { SMPDevice.self }
 
     /// The SMP plugin's class for each product (the same devices, another link).

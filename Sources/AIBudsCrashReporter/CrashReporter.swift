@@ -5,7 +5,7 @@ import Foundation
 
 /// Captures the app's crashes — fatal signals (SIGSEGV, SIGBUS, SIGFPE, SIGABRT) and Swift runtime
 /// traps (SIGILL, SIGTRAP: nil unwraps, index out of range, failed preconditions) — and writes one
-/// report per crash into a directory of its own; on the next start, ``install(directory:handler:)``
+/// report per crash into a directory of its own; on the next start, ``install(directory:appName:appVersion:handler:)``
 /// hands the app each report that is not yet marked handled.
 ///
 /// A report is plain text: time, signal and its meaning, the crashed thread (id, name, main or

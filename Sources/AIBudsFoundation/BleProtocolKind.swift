@@ -12,6 +12,6 @@ public enum BleProtocolKind: Int, Sendable, Codable, CaseIterable, LenientIntEnu
     /// This project's protocol: SMP (Zephyr MCUmgr) with the project's user groups (docs/protocol.md).
     case smp = 100
 
-    /// ``none``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
+    /// ``none``, what ``LenientIntEnum/init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: BleProtocolKind { .none }
 }

@@ -34,7 +34,7 @@ public enum MediaPlaybackState: Int, Sendable, Codable, CaseIterable, LenientInt
     case playing = 1
     /// Playback is paused on a track.
     case paused = 2
-    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
+    /// ``unknown``, what ``LenientIntEnum/init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: MediaPlaybackState { .unknown }
 }
 
@@ -60,7 +60,7 @@ public struct MediaSessionModel: Sendable, Equatable, Codable {
 
 /// An app installed on the device.
 public struct DeviceAppModel: Sendable, Equatable, Codable {
-    /// The identifier ``DeviceAppsAPI`` start and stop calls take.
+    /// The identifier `DeviceAppsAPI`'s start and stop calls take.
     public let identifier: String
     /// The name the device shows.
     public let name: String
@@ -87,7 +87,7 @@ public enum ServiceAuthState: Int, Sendable, Codable, CaseIterable, LenientIntEn
     case authorized = 2
     /// The last authorization failed; retry it.
     case failed = 3
-    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
+    /// ``unknown``, what ``LenientIntEnum/init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: ServiceAuthState { .unknown }
 }
 

@@ -12,6 +12,6 @@ public enum DeviceProduct: Int, Sendable, Codable, CaseIterable, LenientIntEnum 
     case earbuds = 4
     case speaker = 5
 
-    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
+    /// ``unknown``, what ``LenientIntEnum/init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: DeviceProduct { .unknown }
 }

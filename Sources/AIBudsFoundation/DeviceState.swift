@@ -17,7 +17,7 @@ public enum DeviceState: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
     /// Not connected.
     case disconnected = 6
 
-    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
+    /// ``unknown``, what ``LenientIntEnum/init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: DeviceState { .unknown }
 
     /// Whether the device accepts commands in this state (`idle` or `busy`).

@@ -10,7 +10,7 @@ public enum AncMode: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
     case ancOn = 1
     /// Transparency (ambient sound) mode.
     case transparency = 2
-    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
+    /// ``unknown``, what ``LenientIntEnum/init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: AncMode { .unknown }
 }
 
@@ -29,7 +29,7 @@ public enum EqualizerMode: Int, Sendable, Codable, CaseIterable, LenientIntEnum 
     case rock = 4
     /// A user-defined curve.
     case custom = 5
-    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
+    /// ``unknown``, what ``LenientIntEnum/init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: EqualizerMode { .unknown }
 }
 
@@ -41,7 +41,7 @@ public enum WorkMode: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
     case normal = 0
     /// Low-latency (gaming) mode.
     case lowLatency = 1
-    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
+    /// ``unknown``, what ``LenientIntEnum/init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: WorkMode { .unknown }
 }
 
@@ -52,7 +52,7 @@ public enum WearStatus: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
     // docs: cases say whether the device is on the wearer (raw values 0 and 1)
     case notWorn = 0
     case worn = 1
-    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
+    /// ``unknown``, what ``LenientIntEnum/init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: WearStatus { .unknown }
 }
 
@@ -64,7 +64,7 @@ public enum TWSConnectionState: Int, Sendable, Codable, CaseIterable, LenientInt
     case disconnected = 0
     /// The earbuds are connected to each other.
     case connected = 1
-    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
+    /// ``unknown``, what ``LenientIntEnum/init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: TWSConnectionState { .unknown }
 }
 

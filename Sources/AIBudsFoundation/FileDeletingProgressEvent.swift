@@ -7,6 +7,6 @@ public enum FileDeletingProgressEvent: Int, Sendable, Codable, CaseIterable, Len
     /// The deletion finished.
     case completed = 1
 
-    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
+    /// ``unknown``, what ``LenientIntEnum/init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: FileDeletingProgressEvent { .unknown }
 }

@@ -25,6 +25,6 @@ public enum HotspotState: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
     /// Wi-Fi Direct timed out.
     case wifiDirectTimeout = 5
 
-    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
+    /// ``unknown``, what ``LenientIntEnum/init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: HotspotState { .unknown }
 }

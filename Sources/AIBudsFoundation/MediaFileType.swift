@@ -9,6 +9,6 @@ public enum MediaFileType: Int, Sendable, Codable, CaseIterable, LenientIntEnum 
     /// Raw value 3: a video clip; glasses may record six-axis data alongside it.
     case video = 3
 
-    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
+    /// ``unknown``, what ``LenientIntEnum/init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: MediaFileType { .unknown }
 }

@@ -31,6 +31,6 @@ public enum WorkState: Int, Sendable, Codable, CaseIterable, LenientIntEnum {
     case buttonTesting = 19
     case echoTesting = 20
 
-    /// ``unknown``, what ``init(lenientRawValue:)`` gives for a raw value this SDK does not define.
+    /// ``unknown``, what ``LenientIntEnum/init(lenientRawValue:)`` gives for a raw value this SDK does not define.
     public static var unknownCase: WorkState { .unknown }
 }

@@ -4,8 +4,8 @@ import AIBudsSync
 import AIBudsWire
 import Foundation
 
-/// The emulated glasses' camera streaming live: the ``LiveStreamService`` an ``Emulator`` is
-/// given. Each stream renders ``LiveScene`` on a thread of its own at the asked rate, stamps each
+/// The emulated glasses' camera streaming live: the ``/AIBudsEmulator/LiveStreamService`` an ``/AIBudsEmulator/Emulator`` is
+/// given. Each stream renders `LiveScene` on a thread of its own at the asked rate, stamps each
 /// frame with its capture time and number, encodes it with FFmpeg (libx264 for RTSP, the JPEG
 /// encoder for JPEG) and hands it to GStreamer's RTSP server or the multipart JPEG server, after
 /// the link's shaping (`wifi`: 25 MB/s shared, 2.5 ms each way).

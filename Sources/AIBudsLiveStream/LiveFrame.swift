@@ -46,7 +46,7 @@ public struct LiveFrame: Sendable {
         self.sequence = sequence
     }
 
-    /// The stamp burned into the picture (``LiveFrameStampPattern``), read from the pixels.
+    /// The stamp burned into the picture (``/AIBudsWire/LiveFrameStampPattern``), read from the pixels.
     public var burnedInStamp: LiveFrameStamp? {
         luma.withUnsafeBufferPointer {
             LiveFrameStampPattern.read(luma: $0.baseAddress!, stride: width, width: width, height: height)

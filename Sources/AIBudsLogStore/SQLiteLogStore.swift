@@ -12,7 +12,7 @@ import Foundation
 /// `flushInterval` or as soon as `batchSize` records wait. When `maximumQueued` records wait (the
 /// disk is slower than the logging), `write` commits them itself: the caller slows down, nothing is
 /// dropped. Write failures never throw into the caller; they are counted in ``failedWriteCount``.
-/// Records arrive already redacted by the log service (``FanOutLogService``).
+/// Records arrive already redacted by the log service (``/AIBudsLog/FanOutLogService``).
 public final class SQLiteLogStore: LogDestination {
     private struct Queue {
         var pending: [LogRecord] = []

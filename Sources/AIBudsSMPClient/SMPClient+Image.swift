@@ -25,6 +25,8 @@ extension SMPClient {
     /// beginning of the same upload answers with its offset and the upload goes on from there.
     ///
     /// - Parameters:
+    ///   - data: the signed MCUboot image file's bytes.
+    ///   - image: the image number (0 the main firmware; 1 a second processor, such as the glasses' camera module).
     ///   - upgrade: asks the device to refuse an image not newer than the running one.
     ///   - window: chunks in flight; nil uses the client's window.
     ///   - progress: called as the device acknowledges bytes, on the calling task.

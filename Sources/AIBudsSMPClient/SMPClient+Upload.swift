@@ -45,6 +45,8 @@ extension SMPClient {
     /// that cannot tell leaves the transport's MTU in use.
     ///
     /// - Parameters:
+    ///   - path: the file's path on the device (`/media/NAME` on this project's devices).
+    ///   - data: the file's bytes.
     ///   - window: chunks in flight (1 is stop-and-wait); nil uses the client's window.
     ///   - verify: whether to compare the device's SHA-256 of the file at the end.
     ///   - progress: called as the device acknowledges bytes, on the calling task.

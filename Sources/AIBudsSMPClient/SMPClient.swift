@@ -26,6 +26,8 @@ public final class SMPClient: Sendable {
     /// Creates a client and starts receiving on `transport`.
     ///
     /// - Parameters:
+    ///   - transport: the link the SMP packets travel over (UDP, GATT, or an in-memory one in tests).
+    ///   - configuration: retransmission, window and MTU settings.
     ///   - clock: the clock for retransmissions and timeouts (a manual clock makes tests deterministic).
     ///   - logger: receives dropped datagrams, retransmissions and version changes.
     public init(
@@ -77,6 +79,7 @@ public final class SMPClient: Sendable {
 
     /// Sends a request and returns the device's response.
     ///
+    /// - Parameter request: the request; its type names the group, command and response type.
     /// - Parameter timeout: how long to wait in total; the retransmissions are spread evenly over
     ///   it. Nil waits `retransmitInterval × (retransmissions + 1)`. A long-poll request passes its
     ///   wait plus a margin.

@@ -84,7 +84,7 @@ final class AsyncSemaphore: Sendable {
     }
 }
 
-/// A program started with its output piped to this process (through ``ChildProcess``, so it holds
+/// A program started with its output piped to this process (through ``/AIBudsProcess/ChildProcess``, so it holds
 /// no other test's descriptors and ends on SIGTERM); its standard error is read from the start,
 /// so that it never blocks on a full pipe.
 public final class RunningProgram: Sendable {

@@ -4,7 +4,7 @@ import Glibc
 
 /// An error of the HTTP download engine: what failed, in words, and the cause underneath.
 ///
-/// The import engine maps the codes to the vendor's file-import codes (``SdkErrorCode``, the
+/// The import engine maps the codes to the vendor's file-import codes (`SdkErrorCode`, the
 /// 60xx range of the vendor's published SDK): `connectionFailed` → 6010 network error,
 /// `invalidResponse`, `sizeMismatch`, `checksumMismatch` → 6011 invalid response,
 /// `httpStatus` → 6012 HTTP error, `connectionLost`, `stalled`, `responseHeadTimeout` → 6013

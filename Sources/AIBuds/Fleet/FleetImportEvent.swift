@@ -13,7 +13,7 @@ public enum FleetImportEvent: Sendable {
     /// reports it (its `completed` included).
     case progress(deviceID: String, MediaImportEvent)
     /// A file imported from the device was stored in the object store: the model's
-    /// ``ImportedMediaFileModel/objectURL`` says where (the stabilized copy follows in the result).
+    /// ``/AIBudsFoundation/ImportedMediaFileModel/objectURL`` says where (the stabilized copy follows in the result).
     case stored(deviceID: String, ImportedMediaFileModel)
     /// The device is done (imported, failed or cancelled); its transfer session has ended.
     case finished(FleetDeviceResult)

@@ -30,7 +30,7 @@ public struct MediaImportOptions: Sendable {
     public var destinationLock: ImportDestinationLock?
     /// An object store that files go into straight from the device, without a local copy, when
     /// the device gave their SHA-256 and no stabilization needs them on disk; such a file's
-    /// ``ImportedMediaFileModel/objectURL`` (and `localFileURL`) is its object's URL. Other files
+    /// ``/AIBudsFoundation/ImportedMediaFileModel/objectURL`` (and `localFileURL`) is its object's URL. Other files
     /// are imported into ``destination`` as usual.
     public var streaming: MediaObjectStreaming?
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// The StarBurst AI authorization bridge an app registers with `AIBudsSDK.setStarBurstAIPlugin(_:)`.
 ///
-/// The SDK calls it while a device connects when ``ConnectParams/aiAuthParams`` has StarBurst
+/// The SDK calls it while a device connects when ``/AIBudsFoundation/ConnectParams/aiAuthParams`` has StarBurst
 /// credentials, and reports the outcome to the device (`serviceAuth`); an empty token or a throw is a
 /// failure, which is reported, not a failed connection.
 public protocol StarBurstBridgePlugin: AnyObject, Sendable {
@@ -13,7 +13,7 @@ public protocol StarBurstBridgePlugin: AnyObject, Sendable {
 
 /// The MltCloud AI authorization bridge an app registers with `AIBudsSDK.setMltCloudAIPlugin(_:)`.
 ///
-/// The SDK calls it while a device connects when ``ConnectParams/aiAuthParams`` has MltCloud
+/// The SDK calls it while a device connects when ``/AIBudsFoundation/ConnectParams/aiAuthParams`` has MltCloud
 /// credentials, and reports the outcome to the device.
 public protocol MltCloudBridgePlugin: AnyObject, Sendable {
     /// Obtains the MltCloud authorization for a device during its connection handshake.
@@ -23,7 +23,7 @@ public protocol MltCloudBridgePlugin: AnyObject, Sendable {
 /// The on-device voice assistant bridge registered with `AIBudsSDK.setOnDeviceVoiceAssistantPlugin(_:)`.
 ///
 /// The SDK calls it while a device with an on-device voice assistant connects with
-/// ``ConnectParams/aiAuthParams`` set, and reports the outcome to the device.
+/// ``/AIBudsFoundation/ConnectParams/aiAuthParams`` set, and reports the outcome to the device.
 public protocol OnDeviceVoiceAssistantBridgePlugin: AnyObject, Sendable {
     /// Obtains the voice assistant's service authorization for a device.
     func authorizeVoiceAssistant(device: any DeviceConvertible) async throws -> Data

@@ -3,7 +3,7 @@ import AIBudsWire
 
 /// A catalog held in memory: device names (any text, hostile ones included) mapped to files.
 ///
-/// Names are ``MediaFileName``s, compared by their UTF-8 bytes as a device's file system does:
+/// Names are ``/AIBudsWire/MediaFileName``s, compared by their UTF-8 bytes as a device's file system does:
 /// `café` in NFC and in NFD are two different files, although Swift's `String` calls them equal.
 public final class DictionaryDataPlaneCatalog: DataPlaneCatalog {
     private let files: Locked<[MediaFileName: DataPlaneFile]>

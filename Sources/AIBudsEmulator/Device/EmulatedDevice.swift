@@ -126,12 +126,23 @@ public final class EmulatedDevice: Sendable {
     /// Creates a device of `profile` named `name` that serves the files of `store`.
     ///
     /// - Parameters:
+    ///   - profile: the product (glasses, earbuds, watch): its capabilities, media and firmware.
+    ///   - name: the name the device reports and advertises.
+    ///   - store: the device's media files.
+    ///   - mtu: the largest SMP packet the device sends (Device `info`'s `mtu`, OS `buf_size`).
+    ///   - clock: the device's clock (a manual one makes long-polls and timers deterministic).
     ///   - wallClockOrigin: the host wall-clock time at the clock's uptime zero (the device clock
     ///     starts there plus any persisted offset).
     ///   - dataPlane: the HTTP data plane opened in transfer mode (nil: the hotspot never opens).
     ///   - hotspotDelay: how long after `enter transfer mode` the hotspot opens.
     ///   - fixedToken: the bearer token of every transfer session (nil: a random one each time).
     ///   - maxListResponse: the largest Media `list` response for a client that takes it (nil: `mtu`).
+    ///   - stateDirectory: where settings, deletions, uploads and firmware slots persist (nil: for this run only).
+    ///   - lensProfile: the Gyroflow lens-profile JSON the camera serves (nil: the built-in one; ignored without a camera).
+    ///   - firmwareFaults: the faults firmware updates meet (link drops, a flipped byte, a failing boot, power loss).
+    ///   - audio: what the microphone hears and where the speaker's sound goes.
+    ///   - liveStream: the camera's live stream server (ignored without a camera; nil: no live streaming).
+    ///   - logger: receives the device's log lines.
     public init(profile: DeviceProfile, name: String, store: MediaStore, mtu: Int = 1024, maxListResponse: Int? = nil,
                 clock: any EmulatorClock = SystemEmulatorClock(), wallClockOrigin: Date = Date(),
                 stateDirectory: URL? = nil, dataPlane: (any TransferDataPlane)? = nil,

@@ -32,7 +32,7 @@ public struct MediaChange: Sendable, Equatable {
 /// The device's files: a map from exact device file name to file, with a generation number,
 /// stable ids, cached digests, uploads, and persistence of every change in the state folder.
 ///
-/// Names are only map keys (see ``MediaFileName``): no name is ever turned into a host path, so no
+/// Names are only map keys (see ``/AIBudsWire/MediaFileName``): no name is ever turned into a host path, so no
 /// request can reach outside the store. Thread-safe.
 public final class MediaStore: Sendable {
     /// The device storage capacity in bytes.

@@ -69,9 +69,12 @@ public final class SMPRequestHandler: Sendable {
     /// Creates the handler that answers SMP requests for `device`.
     ///
     /// - Parameters:
+    ///   - device: the emulated device whose requests this handler answers.
+    ///   - clock: times held long-polls out (give the device's own clock).
     ///   - errorRate: the probability (0–1) that a request is answered with `EBUSY`
     ///     (`err {group, busy}` for project groups) without being executed, a fault to test clients.
     ///   - faultSeed: the seed of those decisions.
+    ///   - logger: receives dropped and malformed datagrams, replays and encoding failures.
     public init(device: EmulatedDevice, clock: any EmulatorClock = SystemEmulatorClock(), errorRate: Double = 0,
                 faultSeed: UInt64 = 0, logger: any LogService = NullLogService()) {
         self.device = device

@@ -33,7 +33,7 @@ public struct EmulatorConfiguration: Sendable, Equatable {
     /// Whether the device hashes its files in the background so that its Media list carries
     /// their SHA-256 (docs/protocol.md §3); without it clients ask the File group per file.
     public var listsDigests = true
-    /// The folder of discovery announcements (default: ``DiscoveryAnnouncement/directory(environment:)``).
+    /// The folder of discovery announcements (default: ``/AIBudsWire/DiscoveryAnnouncement/directory(environment:)``).
     public var discoveryDirectory: URL?
 
     /// The wearer's scenario (`--script FILE`), run from the start.

@@ -7,7 +7,7 @@ import Foundation
 /// shaping and injected datagram faults applied in both directions.
 ///
 /// On an unshaped, fault-free link every datagram is handled on the socket's receive queue and
-/// answered at once. Otherwise each datagram goes through a ``DelayLine``: requests reach the
+/// answered at once. Otherwise each datagram goes through a `DelayLine`: requests reach the
 /// handler at their delivery time, responses leave at theirs, per peer and direction as the
 /// ``BLELinkShaper`` computes, lost, duplicated, delayed or reordered as the faults say.
 public final class SMPUDPServer: Sendable {

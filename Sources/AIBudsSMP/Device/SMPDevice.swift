@@ -8,7 +8,7 @@ import Foundation
 /// A device reached over SMP/UDP (docs/protocol.md): the base of the per-product classes.
 ///
 /// It implements every capability this link supports, and is a media channel
-/// (``MediaFileTransferChannel``, SMPDevice+MediaChannel.swift); the per-product subclasses
+/// (``/AIBuds/MediaFileTransferChannel``, SMPDevice+MediaChannel.swift); the per-product subclasses
 /// (``SMPGlassesDevice``, ``SMPEarbudsDevice``, ``SMPWatchDevice``) declare the capability protocols
 /// their product has, so `device as? DeviceCameraAPI` fails for earbuds. Each command also checks the
 /// capabilities the device itself reported and fails with `deviceNotSupport` when it lacks one. The AI

@@ -7,7 +7,7 @@ import AIBudsSync
 import AIBudsWire
 import Foundation
 
-/// One connection to an SMP device over UDP or another ``SMPTransport``: the SMP client, the device's identity, and the
+/// One connection to an SMP device over UDP or another ``/AIBudsSMPClient/SMPTransport``: the SMP client, the device's identity, and the
 /// position in the device's event stream.
 public final class SMPDeviceSession: DeviceSession {
     /// The device's address.

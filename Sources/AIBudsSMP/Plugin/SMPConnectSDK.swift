@@ -28,11 +28,11 @@ public final class SMPConnectSDK: BleConnectSDK {
         self.eventWait = min(max(eventWait, .milliseconds(100)), .seconds(30))
     }
 
-    /// ``AIBudsSDK/sdkVersion``: the plugin ships with the SDK.
+    /// ``/AIBuds/AIBudsSDK/sdkVersion``: the plugin ships with the SDK.
     public var sdkVersion: String { AIBudsSDK.sdkVersion }
-    /// ``AIBudsSDK/sdkBuild``.
+    /// ``/AIBuds/AIBudsSDK/sdkBuild``.
     public var sdkBuild: String { AIBudsSDK.sdkBuild }
-    /// ``AIBudsSDK/sdkReleaseDate``: the plugin ships with the SDK.
+    /// ``/AIBuds/AIBudsSDK/sdkReleaseDate``: the plugin ships with the SDK.
     public var sdkReleaseDate: String { AIBudsSDK.sdkReleaseDate }
     /// `AIBudsSMP`.
     public var sdkName: String { "AIBudsSMP" }

@@ -3,7 +3,7 @@ import Foundation
 
 /// Decodes a video, hands each frame's YUV 4:2:0 planes to a transform that fills the output
 /// frame, encodes the result and copies the audio untouched. Encoding runs on a thread of its own
-/// (``EncoderThread``) beside the decode and transform; two output frames are in flight in this
+/// (`EncoderThread`) beside the decode and transform; two output frames are in flight in this
 /// code (plus what the codecs buffer), so memory stays bounded whatever the clip's length.
 public struct VideoTranscoder: Sendable {
     /// The encoder settings.

@@ -16,7 +16,7 @@ public struct SMPPacket: Sendable, Equatable {
     /// Creates a packet and sets the header's length from the payload.
     ///
     /// A payload longer than 65,535 bytes cannot be framed; its length field is clamped, and
-    /// ``encoded()`` of such a packet would not decode. Use ``init(request:version:sequence:)`` for checked framing.
+    /// ``encoded()`` of such a packet would not decode. Use ``SMPRequest/packet(sequence:version:)`` for checked framing.
     public init(operation: SMPOperation, version: SMPVersion = .v2, group: UInt16, sequence: UInt8,
                 command: UInt8, payload: Data) {
         self.header = SMPHeader(operation: operation, version: version, flags: 0,
