@@ -224,7 +224,7 @@ public final class AIRecordStore: Sendable {
     }
 
     /// Writes the records matching `filter` into `directory`: `records.json` (every detail) and
-    /// `audio/<id>.wav` for each record with audio, each through ``OutputFile`` (never over a
+    /// `audio/<id>.wav` for each record with audio, each through ``/AIBudsFiles/OutputFile`` (never over a
     /// symbolic link or a device, never over this store's own files), 0600 in 0700 folders. A
     /// record that cannot be read is left out and reported, never fatal to the others.
     @discardableResult

@@ -178,7 +178,7 @@ public final class SQLiteLogStore: LogDestination {
     }
 
     /// Writes the records matching `query` to `url` as JSON lines (`time`, `level`, `module`,
-    /// `device`, `message`), replacing the file through ``OutputFile`` (never a symbolic link, a
+    /// `device`, `message`), replacing the file through ``/AIBudsFiles/OutputFile`` (never a symbolic link, a
     /// device or the store's own files); returns how many were written.
     @discardableResult
     public func export(_ query: LogQuery = LogQuery(), to url: URL) throws -> Int {

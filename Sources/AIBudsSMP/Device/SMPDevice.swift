@@ -13,7 +13,7 @@ import Foundation
 /// their product has, so `device as? DeviceCameraAPI` fails for earbuds. Each command also checks the
 /// capabilities the device itself reported and fails with `deviceNotSupport` when it lacks one. The AI
 /// audio path (`DeviceAIAudioAPI`, glasses and earbuds) is added by module AIBudsSMPAudio, which
-/// keeps its per-device state in ``extensionState``.
+/// keeps its per-device state in `extensionState`.
 open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, DeviceOtaAPI, @unchecked Sendable {
     /// What modules that add capabilities by extension keep per device (AIBudsSMPAudio's AI audio
     /// path; DeviceExtensionState.swift).
