@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the example app (Examples/ImportMedia, its own package depending on this one through its
 # products) and runs it against an emulated pair of glasses: the vendor's import example must
-# import every file the device lists. Uses the aibuds command of the main build (.build/debug).
+# import every file the device lists, printing what each callback promises in order (this replaced
+# a copy of the example in the Swift tests). Uses the aibuds command of the main build (.build/debug).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 aibuds=${AIBUDS:-.build/debug/aibuds}
@@ -21,9 +22,19 @@ emulator=$!
 for _ in $(seq 100); do grep -q "listening on" "$work/emulator.log" && break; sleep 0.1; done
 address=$(sed -n 's/^listening on //p' "$work/emulator.log")
 [ -n "$address" ] || { cat "$work/emulator.log" >&2; exit 1; }
-XDG_RUNTIME_DIR=$work timeout 120 "$example" "$address" > "$work/example.log" 2>&1 || { cat "$work/example.log" >&2; exit 1; }
-grep -q "^Imported 3 files$" "$work/example.log" || { echo "the example did not import the 3 files:" >&2; cat "$work/example.log" >&2; exit 1; }
+XDG_RUNTIME_DIR=$work TMPDIR=$work timeout 120 "$example" "$address" > "$work/example.log" 2> "$work/example.err" || { cat "$work/example.log" "$work/example.err" >&2; exit 1; }
+# What the vendor's example prints, in the order its callbacks promise.
+fail() { echo "example: $1" >&2; cat "$work/example.log" >&2; exit 1; }
+[ "$(grep -c '^Imported 3 files$' "$work/example.log")" = 1 ] || fail "'Imported 3 files' is not printed once"
+[ "$(tail -n 1 "$work/example.log")" = "Imported 3 files" ] || fail "the import's completion is not the last line"
+expected=$'Connected to AIBuds Glasses G1\nConfiguring hotspot\nHotspot configured\nEntering file transfer mode\nFile transfer mode ready\nWaiting for the device hotspot'
+[ "$(head -n 6 "$work/example.log")" = "$expected" ] || fail "the fetch's steps are not the first lines, in order"
+grep -q '^Connecting to AIBuds-' "$work/example.log" || fail "no 'Connecting to AIBuds-…'"
+grep -q '^Device hotspot connected$' "$work/example.log" || fail "no 'Device hotspot connected'"
+grep -q '^Transfer file 3 of 3$' "$work/example.log" || fail "no 'Transfer file 3 of 3'"
+grep -q 'VID_1.mp4 100%$' "$work/example.log" || fail "no chunk progress reaching 100% for VID_1.mp4"
 for name in IMG_1.jpg IMG_2.jpg VID_1.mp4; do
-  grep -q "^Downloaded $name$" "$work/example.log" || { echo "no 'Downloaded $name'" >&2; exit 1; }
+  grep -q "^Starting $name$" "$work/example.log" || fail "no 'Starting $name'"
+  grep -q "^Downloaded $name$" "$work/example.log" || fail "no 'Downloaded $name'"
 done
 echo "example: the vendor's import example imported 3 of 3 files from the emulator"
