@@ -146,14 +146,14 @@ let package = Package(
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsProcess", "CEspeakNG", "CPocketSphinx",
         ]),
         .target(name: "AIBudsOpenAI", dependencies: [
-            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "CCurl", "CCurlOptions",
+            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "CCurl", "CCurlOptions",
         ]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
         .testTarget(name: "AIBudsFilesTests", dependencies: ["AIBudsFiles"]),
         .testTarget(name: "AIBudsProcessTests", dependencies: ["AIBudsProcess", "AIBudsSync"]),
         .testTarget(name: "AIBudsAITests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
-            "AIBudsOfflineAI", "AIBudsTestKit",
+            "AIBudsOfflineAI", "AIBudsTestKit", "AIBudsLog", "AIBudsProcess",
         ]),
         .testTarget(name: "AIBudsStabilizationTests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBuds", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsSyntheticVideo", "AIBudsEmulator",

@@ -21,18 +21,22 @@ final class CurlTransfer {
 
     /// What the transfer's callbacks reach.
     private final class Context {
-        let onData: (Data) -> Void
+        let onData: (Data) -> AIError?
         let cancelled: @Sendable () -> Bool
-        init(onData: @escaping (Data) -> Void, cancelled: @escaping @Sendable () -> Bool) {
+        /// What `onData` refused the answer with (the transfer stopped there).
+        var refusal: AIError?
+        init(onData: @escaping (Data) -> AIError?, cancelled: @escaping @Sendable () -> Bool) {
             self.onData = onData
             self.cancelled = cancelled
         }
     }
 
-    /// Sends the request and returns the HTTP status; throws `AIError` for transport failures.
+    /// Sends the request and returns the HTTP status; throws `AIError` for transport failures, and
+    /// what `onData` returns when it refuses the answer (too large, malformed): the transfer stops at
+    /// once, so a hostile server cannot make this process hold more than `onData` keeps.
     static func perform(
         url: String, headers: [String], json: Data? = nil, form: [FormPart]? = nil, timeout: Double,
-        cancelled: @escaping @Sendable () -> Bool, onData: @escaping (Data) -> Void
+        cancelled: @escaping @Sendable () -> Bool, onData: @escaping (Data) -> AIError?
     ) throws -> Int {
         guard globalInit, let handle = curl_easy_init() else { throw AIError(.engineFailed, "libcurl did not initialize") }
         defer { curl_easy_cleanup(handle) }
@@ -73,7 +77,10 @@ final class CurlTransfer {
             let context = Unmanaged<Context>.fromOpaque(raw!).takeUnretainedValue()
             if context.cancelled() { return 0 }
             let length = size * count
-            if let data, length > 0 { context.onData(Data(bytes: data, count: length)) }
+            if let data, length > 0, let refusal = context.onData(Data(bytes: data, count: length)) {
+                context.refusal = refusal
+                return 0
+            }
             return length
         }, unmanaged.toOpaque()), "WRITEFUNCTION")
         try check(aibuds_curl_set_progress(handle, { raw, _, _, _, _ in
@@ -81,6 +88,7 @@ final class CurlTransfer {
         }, unmanaged.toOpaque()), "XFERINFOFUNCTION")
 
         let code = curl_easy_perform(handle)
+        if let refusal = context.refusal { throw refusal }
         if code != CURLE_OK {
             if cancelled() { throw AIError(.canceled) }
             let reason = String(cString: curl_easy_strerror(code))

@@ -1,6 +1,7 @@
 import AIBudsAIFoundation
 import AIBudsAudio
 import AIBudsFoundation
+import AIBudsLog
 import Foundation
 
 /// Where an OpenAI-compatible provider sends each kind of request, and with which models.
@@ -71,8 +72,11 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
     public let configuration: OpenAICompatibleConfiguration
 
     /// A provider sending its requests where `configuration` says; nothing connects until a call.
+    /// Makes a provider; its API key is registered with the log redactor at once, so no log line
+    /// and no error message of the SDK shows it, whatever a server echoes back.
     public init(configuration: OpenAICompatibleConfiguration) {
         self.configuration = configuration
+        if let key = configuration.apiKey { LogRedactor.shared.register(key) }
     }
 
     /// `openai`.
@@ -109,17 +113,29 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
                 let json = try JSONEncoder().encode(body)
                 var parser = ServerSentEvents()
                 var errorBody = Data()
-                var status = 0
-                status = try CurlTransfer.perform(
+                // Events that were chat chunks (or the closing [DONE]): a 200 with none is no chat answer.
+                var chunks = 0
+                let status = try CurlTransfer.perform(
                     url: url, headers: headers + ["Accept: text/event-stream"], json: json, timeout: timeout,
                     cancelled: { cancel.isRaised }
                 ) { data in
                     errorBody.append(data.prefix(max(0, 4096 - errorBody.count)))
-                    for event in parser.feed(data) where event != "[DONE]" {
-                        if let token = ChatChunk.token(in: event) { output.yield(token) }
+                    do {
+                        for event in try parser.feed(data) {
+                            if event == "[DONE]" { chunks += 1; continue }
+                            guard let chunk = ChatChunk.decode(event) else { continue }
+                            chunks += 1
+                            if let token = chunk.token { output.yield(token) }
+                        }
+                    } catch {
+                        return AIError.from(error)
                     }
+                    return nil
                 }
                 guard (200..<300).contains(status) else { throw Self.httpError(status, errorBody, url) }
+                guard chunks > 0 else {
+                    throw AIError(.invalidResponse, "\(url) answered HTTP \(status) without a chat completion stream: \(Self.excerpt(errorBody))")
+                }
                 output.finish()
             } catch {
                 output.finish(throwing: error)
@@ -166,7 +182,7 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
             FormPart(name: "response_format", data: Data("json".utf8)),
         ]
         if let language { form.append(FormPart(name: "language", data: Data(language.utf8))) }
-        let answer = try await request(base + "/audio/transcriptions", json: nil, form: form)
+        let answer = try await request(base + "/audio/transcriptions", json: nil, form: form, limit: Self.transcriptionAnswerLimit)
         guard let decoded = try? JSONDecoder().decode(TranscriptionResponse.self, from: answer) else {
             throw AIError(.invalidResponse, "the transcription answer has no text: \(Self.excerpt(answer))")
         }
@@ -180,7 +196,7 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
         }
         let body = SpeechRequest(model: configuration.speechModel, input: text, voice: voice ?? configuration.defaultVoice,
                                  response_format: "wav")
-        let answer = try await request(base + "/audio/speech", json: try JSONEncoder().encode(body), form: nil)
+        let answer = try await request(base + "/audio/speech", json: try JSONEncoder().encode(body), form: nil, limit: Self.speechAnswerLimit)
         do {
             return try WAVFile.decode(answer)
         } catch {
@@ -194,13 +210,20 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
         configuration.apiKey.map { ["Authorization: Bearer \($0)"] } ?? []
     }
 
-    private func request(_ url: String, json: Data?, form: [FormPart]?) async throws -> Data {
+    /// The most a transcription answer (JSON text) may hold.
+    static let transcriptionAnswerLimit = 1 << 20
+    /// The most a speech answer may hold: 64 MiB, about 23 minutes of 24 kHz 16-bit mono WAV.
+    static let speechAnswerLimit = 64 << 20
+
+    /// Posts to `url` and returns the answer's body, at most `limit` bytes (a larger answer, or an
+    /// error body of any size, is cut off there and refused).
+    private func request(_ url: String, json: Data?, form: [FormPart]?, limit: Int) async throws -> Data {
         let cancel = CancelFlag()
         let headers = authHeaders
         let timeout = configuration.timeout
         return try await withTaskCancellationHandler {
             try await AIBlockingWork.run("aibuds-openai") {
-                let body = LockedData()
+                let body = LockedData(limit: limit)
                 let status = try CurlTransfer.perform(
                     url: url, headers: headers, json: json, form: form, timeout: timeout, cancelled: { cancel.isRaised }
                 ) { body.append($0) }
@@ -213,12 +236,14 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
     }
 
     static func httpError(_ status: Int, _ body: Data, _ url: String) -> AIError {
-        let message = (try? JSONDecoder().decode(ErrorResponse.self, from: body))?.message ?? excerpt(body)
+        let message = LogRedactor.shared.redact((try? JSONDecoder().decode(ErrorResponse.self, from: body))?.message ?? excerpt(body))
         return AIError(.serverError, "\(url) answered HTTP \(status): \(message)", httpStatus: status)
     }
 
+    /// The start of an answer for an error message, with registered secrets (the API key a server
+    /// may echo) redacted.
     static func excerpt(_ data: Data) -> String {
-        String(decoding: data.prefix(200), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
+        LogRedactor.shared.redact(String(decoding: data.prefix(200), as: UTF8.self).replacingOccurrences(of: "\n", with: " "))
     }
 
     /// The English name of a BCP 47 language code, for instructions to a chat model.

@@ -54,22 +54,34 @@ struct ChatChunk: Decodable {
     }
     var choices: [Choice]
 
-    /// The text piece in a chunk's JSON, if it has one.
-    static func token(in event: String) -> String? {
-        guard let chunk = try? JSONDecoder().decode(ChatChunk.self, from: Data(event.utf8)) else { return nil }
-        guard let content = chunk.choices.first?.delta?.content, !content.isEmpty else { return nil }
+    /// The chunk an event's JSON holds, or nil when it is not one.
+    static func decode(_ event: String) -> ChatChunk? {
+        try? JSONDecoder().decode(ChatChunk.self, from: Data(event.utf8))
+    }
+
+    /// The chunk's text piece, if it has one.
+    var token: String? {
+        guard let content = choices.first?.delta?.content, !content.isEmpty else { return nil }
         return content
     }
 }
 
-/// Server-sent events: bytes in, the `data:` payload of each complete event out.
+/// Server-sent events: bytes in, the `data:` payload of each complete event out. A line or an event
+/// longer than ``maximumEventBytes`` is refused: a server that never ends a line, or never ends an
+/// event with a blank line, cannot make this process grow without end.
 struct ServerSentEvents {
+    /// The longest line and the longest event accepted (a chat chunk is a few hundred bytes).
+    static let maximumEventBytes = 1 << 20
     private var buffer = Data()
     private var dataLines: [String] = []
+    private var eventBytes = 0
 
     /// Adds bytes; returns the events they completed.
-    mutating func feed(_ data: Data) -> [String] {
+    ///
+    /// - Throws: `AIError.invalidResponse` when a line or an event exceeds ``maximumEventBytes``.
+    mutating func feed(_ data: Data) throws(AIError) -> [String] {
         buffer.append(data)
+        defer { if buffer.isEmpty { buffer = Data() } }
         var events: [String] = []
         while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
             var line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
@@ -78,21 +90,44 @@ struct ServerSentEvents {
             if line.isEmpty {
                 if !dataLines.isEmpty { events.append(dataLines.joined(separator: "\n")) }
                 dataLines = []
+                eventBytes = 0
             } else if line.hasPrefix("data:") {
                 var value = line.dropFirst(5)
                 if value.hasPrefix(" ") { value = value.dropFirst() }
+                eventBytes += value.utf8.count + 1
+                guard eventBytes <= Self.maximumEventBytes else {
+                    throw AIError(.invalidResponse, "the server's event stream has an event over \(Self.maximumEventBytes) bytes")
+                }
                 dataLines.append(String(value))
             }
+        }
+        guard buffer.count <= Self.maximumEventBytes else {
+            throw AIError(.invalidResponse, "the server's event stream has a line over \(Self.maximumEventBytes) bytes")
         }
         return events
     }
 }
 
-/// Bytes collected by a libcurl callback, read after the transfer.
+/// Bytes collected by a libcurl callback, read after the transfer, up to a limit.
 final class LockedData: Sendable {
     private let storage = Locked(Data())
-    /// Appends bytes.
-    func append(_ data: Data) { storage.withLock { $0.append(data) } }
+    private let limit: Int
+
+    /// Collects at most `limit` bytes.
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Appends bytes; refuses them (and the rest of the answer) past the limit.
+    func append(_ data: Data) -> AIError? {
+        storage.withLock { stored in
+            guard stored.count + data.count <= limit else {
+                return AIError(.invalidResponse, "the server's answer is larger than \(limit) bytes; it was not read further")
+            }
+            stored.append(data)
+            return nil
+        }
+    }
     /// Everything appended.
     var data: Data { storage.withLock { $0 } }
 }

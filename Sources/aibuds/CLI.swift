@@ -1,3 +1,4 @@
+import AIBudsLog
 import Foundation
 
 /// Exit statuses of the `aibuds` command (sysexits.h).
@@ -182,9 +183,11 @@ enum CLI {
         try FileHandle.standardOutput.write(contentsOf: line)
     }
 
-    /// Writes one line to standard error: line breaks and other controls in `message` are
-    /// escaped, and a message over 1,000 characters is cut with an ellipsis.
+    /// Writes one line to standard error: registered secrets (API keys, tokens, passphrases) are
+    /// redacted, line breaks and other controls in `message` are escaped, and a message over 1,000
+    /// characters is cut with an ellipsis.
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("aibuds: \(TerminalText.safe(message, limit: 1000))\n".utf8))
+        let redacted = LogRedactor.shared.redact(message)
+        FileHandle.standardError.write(Data("aibuds: \(TerminalText.safe(redacted, limit: 1000))\n".utf8))
     }
 }

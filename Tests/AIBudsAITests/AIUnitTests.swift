@@ -71,7 +71,7 @@ import Testing
         #expect(splitter.flush() == nil)
     }
 
-    @Test func serverSentEventsSurviveAnySplit() {
+    @Test func serverSentEventsSurviveAnySplit() throws {
         let stream = "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\r\n\r\n: keep-alive\n\n"
             + "data: {\"choices\":[{\"delta\":{\"content\":\" you\"}}]}\n\ndata: [DONE]\n\n"
         let bytes = Array(stream.utf8)
@@ -80,12 +80,30 @@ import Testing
             var events: [String] = []
             var start = 0
             while start < bytes.count {
-                events += parser.feed(Data(bytes[start..<min(bytes.count, start + cut)]))
+                events += try parser.feed(Data(bytes[start..<min(bytes.count, start + cut)]))
                 start += cut
             }
-            #expect(events.compactMap(ChatChunk.token(in:)) == ["Hi", " you"])
+            #expect(events.compactMap { ChatChunk.decode($0)?.token } == ["Hi", " you"])
             #expect(events.last == "[DONE]")
         }
+    }
+
+    /// A line that never ends, or an event that never ends, is refused at 1 MiB, never held whole.
+    @Test func serverSentEventsAreBounded() {
+        var parser = ServerSentEvents()
+        let piece = Data(repeating: UInt8(ascii: "y"), count: 64 << 10)
+        var refused: AIError?
+        for _ in 0..<40 where refused == nil {
+            do { _ = try parser.feed(piece) } catch { refused = error }
+        }
+        #expect(refused?.code == .invalidResponse && refused?.message.contains("line over") == true)
+        var events = ServerSentEvents()
+        refused = nil
+        let line = Data(("data: " + String(repeating: "x", count: 1000) + "\n").utf8)
+        for _ in 0..<2000 where refused == nil {
+            do { _ = try events.feed(line) } catch { refused = error }
+        }
+        #expect(refused?.code == .invalidResponse && refused?.message.contains("event over") == true)
     }
 
     @Test func serverErrorsAreReadInBothShapes() {
