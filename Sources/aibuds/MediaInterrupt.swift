@@ -10,18 +10,12 @@ import Glibc
 /// resumes), a second one exits at once.
 final class MediaInterrupt: Sendable {
     private let count = Locked(0)
-    private nonisolated(unsafe) let source: any DispatchSourceSignal
+    private nonisolated(unsafe) var source: (any DispatchSourceSignal)?
 
     /// Starts catching SIGINT; `cancel` runs on the first one.
     init(cancel: @escaping @Sendable () -> Void) {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        installHandler(cancel)
-        source.resume()
-    }
-
-    private func installHandler(_ cancel: @escaping @Sendable () -> Void) {
-        source.setEventHandler { [self] in
+        let count = self.count
+        source = SignalWatch.watch(SIGINT, queue: .global()) {
             let seen = count.withLock { value -> Int in
                 value += 1
                 return value
@@ -39,9 +33,8 @@ final class MediaInterrupt: Sendable {
     /// Whether Ctrl-C was pressed.
     var wasInterrupted: Bool { count.withLock { $0 > 0 } }
 
-    /// Stops catching SIGINT.
+    /// Stops catching SIGINT (the signal's action is left alone: see `SignalWatch`).
     func remove() {
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
+        source?.cancel()
     }
 }

@@ -139,6 +139,30 @@ struct ImportCLITests {
         #expect(try SHA256.hash(fileAt: folder.appendingPathComponent("VID_long.mp4")) == fixture.sha256(of: "VID_long.mp4"))
     }
 
+    /// `--dashboard` serves the session's record until Ctrl-C, which must reach it although the
+    /// import's own Ctrl-C handler came and went before (libdispatch's handler for SIGINT was
+    /// replaced then, and SIGINT did nothing).
+    @Test func theDemosDashboardServesTheSessionAndStopsOnCtrlC() async throws {
+        let folder = try makeTemporaryDirectory("demo-dashboard")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = try RunningProgram(
+            try aibudsExecutable(), ["demo", "--videos", "1", "--to", folder.appendingPathComponent("out").path, "--dashboard"],
+            environment: ["XDG_RUNTIME_DIR": folder.path, "XDG_DATA_HOME": folder.path])
+        defer { process.kill() }
+        var url: String?
+        while url == nil, let line = try await onOwnThread({ process.readLine() }) {
+            if line.hasPrefix("AI dashboard: ") { url = line.split(separator: " ").dropFirst(2).first.map(String.init) }
+        }
+        let page = try #require(url, "the demo printed no dashboard address")
+        let token = try #require(page.split(separator: "token=").last.map(String.init))
+        let base = String(page.prefix { $0 != "?" })
+        let records = try await runProgram(URL(fileURLWithPath: "/usr/bin/curl"), ["-sf", "\(base)api/records?token=\(token)"])
+        #expect(records.status == 0 && records.out.contains("\"kind\":\"interpretation\""), "\(records.out)")
+        process.interrupt()
+        let ended = try await onOwnThread { process.finish() }
+        #expect(ended.exited && ended.status == 0, "SIGINT stops the dashboard and the demo exits 0")
+    }
+
     @Test func theDemoRunsEndToEnd() async throws {
         let folder = try makeTemporaryDirectory("import-demo")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -121,17 +121,13 @@ public final class Emulator: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumed = Locked(false)
             let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler {
+                SignalWatch.watch(number, queue: queue) {
                     let first = resumed.withLock { done in
                         defer { done = true }
                         return !done
                     }
                     if first { continuation.resume() }
                 }
-                source.resume()
-                return source
             }
             // The sources must outlive this call: the process keeps them for good.
             _ = Unmanaged.passRetained(SignalSources(sources))
