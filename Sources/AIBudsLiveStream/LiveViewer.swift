@@ -10,10 +10,22 @@ import Foundation
 /// the picture's size back (`GET /report?width=W&height=H`) once it shows a frame.
 /// Multipart JPEG needs no script, no codec in the browser and no buffering, which is why it beats
 /// fMP4/MSE here: a browser's video element buffers about a second before it plays.
+///
+/// The camera is private: every request needs the viewer's random ``token`` (`?token=`, which
+/// ``url`` carries and the page passes on) and a `Host` header naming this viewer by a loopback name
+/// or its own address, so neither another local user nor a web page that rebinds a host name to
+/// 127.0.0.1 can watch. Refusals are answered 403 and never logged; at most
+/// ``maximumConnections`` requests are served at once (more are answered 503 at once, with no
+/// thread of their own).
 public final class LiveViewer: Sendable {
-    /// The page's URL (`http://127.0.0.1:PORT/`).
+    /// The page's URL with its token (`http://127.0.0.1:PORT/?token=...`).
     public let url: URL
+    /// The secret every request must carry.
+    public let token: String
+    /// The most connections served at once.
+    public static let maximumConnections = 64
     private let listener: TCPListener
+    private let allowedHosts: Set<String>
     private let frames = LatestValue<LiveFrame>()
     private let pictures = LatestValue<[UInt8]>()
     private let state = Locked(State())
@@ -35,16 +47,27 @@ public final class LiveViewer: Sendable {
         public var reports: [String]
     }
 
-    /// Serves `puller`'s frames on `host`:`port` (0: a free port).
+    /// Serves `puller`'s frames on `host`:`port` (0: a free port), with a random token.
     public init(from puller: LiveStreamPuller, host: String = "127.0.0.1", port: UInt16 = 0) throws {
         listener = try TCPListener(binding: SocketAddress(host: host, port: port))
-        url = URL(string: "http://\(listener.localAddress)/")!
+        var random = [UInt8](repeating: 0, count: 24)
+        for index in random.indices { random[index] = UInt8.random(in: 0...255) }
+        token = Data(random).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let bound = listener.localAddress.port
+        allowedHosts = Set(["127.0.0.1", "localhost", "[::1]", host].map { "\($0):\(bound)" })
+        url = URL(string: "http://\(listener.localAddress)/?token=\(token)")!
         puller.onFrame { [frames] frame in frames.publish(frame) }
         let encoderThread = Thread { [self] in encodeWhileWatched() }
         encoderThread.name = "aibuds.live.viewer.jpeg"
         encoderThread.start()
         let acceptThread = Thread { [self] in
             while let connection = try? listener.accept(timeout: nil) {
+                guard state.withLock({ $0.connections.count < Self.maximumConnections }) else {
+                    HTTPServing.respond(connection, 503, type: "text/plain", Array("busy\n".utf8))
+                    connection.close()
+                    continue
+                }
+                state.withLock { $0.connections[ObjectIdentifier(connection)] = connection }
                 let thread = Thread { [self] in serve(connection) }
                 thread.name = "aibuds.live.viewer.client"
                 thread.start()
@@ -78,9 +101,15 @@ public final class LiveViewer: Sendable {
         }
     }
 
+    /// Whether `request` names this viewer in its `Host` and carries the token in its query.
+    private func admits(_ request: HTTPRequestHead, query: String) -> Bool {
+        guard let host = request.headers["Host"], allowedHosts.contains(host.lowercased()) else { return false }
+        let presented = query.split(separator: "&").first { $0.hasPrefix("token=") }.map { String($0.dropFirst(6)) } ?? ""
+        return HTTPAuthorization.matches(presented, token: token)
+    }
+
     private func serve(_ connection: TCPConnection) {
         let key = ObjectIdentifier(connection)
-        state.withLock { $0.connections[key] = connection }
         defer {
             state.withLock { $0.connections[key] = nil }
             connection.close()
@@ -88,9 +117,14 @@ public final class LiveViewer: Sendable {
         guard let request = try? HTTPServing.readRequest(connection) else { return }
         let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
         let query = request.target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+        guard admits(request, query: query) else {
+            HTTPServing.respond(connection, 403, type: "text/plain", Array("forbidden: this viewer needs its token and a loopback Host\n".utf8))
+            return
+        }
         switch (request.method, path) {
         case ("GET", "/"), ("GET", "/index.html"):
-            HTTPServing.respond(connection, 200, type: "text/html; charset=utf-8", Array(Self.page.utf8))
+            let page = Self.page.replacingOccurrences(of: "TOKEN", with: token)
+            HTTPServing.respond(connection, 200, type: "text/html; charset=utf-8", Array(page.utf8))
         case ("GET", "/stream.mjpeg"):
             stream(to: connection)
         case ("GET", "/frame.jpg"):
@@ -103,7 +137,8 @@ public final class LiveViewer: Sendable {
                 HTTPServing.respond(connection, 503, type: "text/plain", Array("no frame yet\n".utf8))
             }
         case ("GET", "/report"):
-            state.withLock { $0.reports.append(String(query.prefix(200))) }
+            let report = query.split(separator: "&").filter { !$0.hasPrefix("token=") }.joined(separator: "&")
+            state.withLock { $0.reports.append(String(report.prefix(200))) }
             HTTPServing.respond(connection, 204, type: "text/plain", [])
         case ("GET", "/status"):
             let stats = statistics
@@ -140,7 +175,7 @@ public final class LiveViewer: Sendable {
         <html><head><meta charset="utf-8"><title>AIBuds live</title>
         <style>body{margin:0;background:#111;color:#ccc;font:14px sans-serif}img{display:block;max-width:100vw;max-height:95vh;margin:auto}</style>
         </head><body>
-        <img id="live" src="/stream.mjpeg" alt="live stream">
+        <img id="live" src="/stream.mjpeg?token=TOKEN" alt="live stream">
         <p id="info">connecting…</p>
         <script>
         const image = document.getElementById('live');
@@ -149,7 +184,7 @@ public final class LiveViewer: Sendable {
           if (reported || image.naturalWidth === 0) return;
           reported = true;
           document.getElementById('info').textContent = image.naturalWidth + '×' + image.naturalHeight;
-          fetch('/report?width=' + image.naturalWidth + '&height=' + image.naturalHeight);
+          fetch('/report?token=TOKEN&width=' + image.naturalWidth + '&height=' + image.naturalHeight);
         }
         image.addEventListener('load', report);
         setInterval(report, 100);

@@ -43,4 +43,33 @@ struct LiveViewerTests {
         let data = try Data(contentsOf: picture)
         #expect(data.starts(with: [0xFF, 0xD8]))
     }
+
+    /// The camera is private: no token, a wrong token, or a foreign `Host` (DNS rebinding) is
+    /// refused with 403; the token and a loopback `Host` are let in. Before, anyone could watch.
+    @Test func theViewerNeedsItsTokenAndALoopbackHost() async throws {
+        let emulator = try LiveEmulator()
+        defer { emulator.stop() }
+        let puller = try LiveStreamPuller(url: try emulator.start("jpeg", width: 320, height: 240))
+        let viewer = try LiveViewer(from: puller)
+        puller.start()
+        defer {
+            puller.stop()
+            viewer.stop()
+        }
+        let base = "http://127.0.0.1:\(try #require(viewer.url.port))"
+        func status(_ path: String, _ extra: [String] = []) async throws -> String {
+            try await runProgram(URL(fileURLWithPath: "/usr/bin/curl"),
+                                 ["-s", "-o", "/dev/null", "-m", "5", "-w", "%{http_code}"] + extra + [base + path]).out
+        }
+        #expect(try await status("/status") == "403")
+        #expect(try await status("/stream.mjpeg") == "403")
+        #expect(try await status("/frame.jpg?token=wrong") == "403")
+        #expect(try await status("/status?token=\(viewer.token)", ["-H", "Host: evil.example"]) == "403")
+        #expect(try await status("/status?token=\(viewer.token)", ["-H", "Host: evil.example:\(viewer.url.port!)"]) == "403")
+        #expect(try await status("/status?token=\(viewer.token)") == "200")
+        #expect(try await status("/status?token=\(viewer.token)", ["-H", "Host: localhost:\(viewer.url.port!)"]) == "200")
+        // The page hands the token to its stream and its report.
+        let page = try await runProgram(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", viewer.url.absoluteString]).out
+        #expect(page.contains("/stream.mjpeg?token=\(viewer.token)"))
+    }
 }

@@ -24,6 +24,12 @@ public enum HTTPAuthorization {
     /// they differ.
     public static func authorizes(headerValue: String?, token: String) -> Bool {
         guard let headerValue, let presented = bearerToken(fromHeaderValue: headerValue) else { return false }
+        return matches(presented, token: token)
+    }
+
+    /// Whether `presented` (from a header, a query or a cookie) is exactly `token`, compared in
+    /// time independent of where they differ.
+    public static func matches(_ presented: String, token: String) -> Bool {
         let lhs = Array(presented.utf8)
         let rhs = Array(token.utf8)
         guard lhs.count == rhs.count else { return false }
