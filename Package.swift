@@ -255,6 +255,6 @@ package.targets += [
     ]),
     .testTarget(name: "AIBudsCrashReporterTests", dependencies: ["AIBudsCrashReporter", "AIBudsTestKit"]),
     .testTarget(name: "AIBudsAIDashboardTests", dependencies: [
-        "AIBudsAIDashboard", "AIBudsAudio", "AIBudsNet", "AIBudsProcess", "AIBudsTestKit",
+        "AIBudsAIDashboard", "AIBudsAudio", "AIBudsLog", "AIBudsNet", "AIBudsProcess", "AIBudsTestKit",
     ]),
 ]

@@ -26,6 +26,8 @@ final class DashboardServer: Sendable {
     let token: String
     let routes: DashboardRoutes
     let logger: any LogService
+    /// Refusals, at most one line per 10 s: any peer can cause them.
+    private let refusals: ThrottledLog
     let localAddress: SocketAddress
     private let state = Locked(RunState())
     private let threads = DispatchGroup()
@@ -35,6 +37,7 @@ final class DashboardServer: Sendable {
         self.token = token
         self.routes = DashboardRoutes(store: store, token: token)
         self.logger = logger
+        refusals = ThrottledLog(logger: logger)
         self.localAddress = listener.localAddress
         state.withLock { $0.listener = listener }
         threads.enter()
@@ -103,7 +106,7 @@ final class DashboardServer: Sendable {
             return
         }
         guard request.isAuthorized(token: token) else {
-            logger.log(.info, "dashboard", "refused \(request.path) from \(connection.remoteAddress.map(String.init(describing:)) ?? "?"): no valid token")
+            refusals.log(.info, "dashboard", "refused a request without a valid token from \(connection.remoteAddress.map(String.init(describing:)) ?? "?")")
             var response = DashboardResponse.text(401, "unauthorized: open the URL with the access token the dashboard printed")
             response.extraHeaders.append(("WWW-Authenticate", "Bearer realm=\"aibuds-dashboard\""))
             send(response, to: connection)
