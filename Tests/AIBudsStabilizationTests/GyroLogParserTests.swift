@@ -62,6 +62,32 @@ struct GyroLogParserTests {
         do { _ = try Self.parse(text) } catch { #expect(error.kind == kind, "\(error)") }
     }
 
+    @Test("lines end in \\n, \\r\\n or \\r, and a log over the sample limit stops there with its line")
+    func lineEndingsAndTheSampleLimit() throws {
+        let mixed = Self.header.replacingOccurrences(of: "\n", with: "\r") + "t,gx,gy,gz\r0,1,0,0\r\n10,1,0,0\n20,1,0,0"
+        #expect(try Self.parse(mixed).samples.count == 3)
+        var rows = [UInt8]()
+        rows.reserveCapacity((GyroLogParser.maximumSamples + 2) * 8)
+        for index in 0...(GyroLogParser.maximumSamples + 1) { rows += Array("\(index),1,0,0\n".utf8) }
+        let error = #expect(throws: GyroLogError.self) { try GyroLogParser.parse(Data(Array((Self.header + "t,gx,gy,gz\n").utf8) + rows)) }
+        #expect(error?.kind == .sampleCount && error?.line == 9 + GyroLogParser.maximumSamples, "\(String(describing: error))")
+    }
+
+    @Test("a file's errors name it; a device or a folder is refused for what it is")
+    func filesAreNamed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gcsv-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("clip.gcsv")
+        try Data((Self.header + "t,gx,gy,gz\n0,1,0,0\n10,x,0,0\n").utf8).write(to: file)
+        let bad = #expect(throws: GyroLogError.self) { try GyroLogParser.parse(contentsOf: file) }
+        #expect(bad?.description == "\(file.path) line 10: 'x' is not a decimal number")
+        for path in ["/dev/zero", folder.path] {
+            let refused = #expect(throws: GyroLogError.self) { try GyroLogParser.parse(contentsOf: URL(fileURLWithPath: path)) }
+            #expect(refused?.description == "\(path): is not a regular file (a device, a folder or a FIFO)")
+        }
+    }
+
     @Test("invalid UTF-8 and random bytes are refused")
     func rejectsBinary() {
         #expect(throws: GyroLogError.self) { try GyroLogParser.parse(Data([0xFF, 0xFE, 0x00, 0x80])) }

@@ -37,6 +37,9 @@ struct StabilizeCommandTests {
         }
         try writeTestFile(Array("GYROFLOW IMU LOG\nbroken\n".utf8), to: clip.gcsv)
         let broken = try await runProgram(try Self.executable(), ["stabilize", clip.video.path, "-o", clip.folder.appendingPathComponent("x.mp4").path])
-        #expect(broken.status == 1 && broken.err.contains("gcsv line 2"), "\(broken.err)")
+        #expect(broken.status == 1 && broken.err.contains("\(clip.gcsv.path) line 2"), "\(broken.err)")
+        // A device is refused by what it is, not by a permission error.
+        let device = try await runProgram(try Self.executable(), ["stabilize", clip.video.path, "--gyro", "/dev/zero", "-o", clip.folder.appendingPathComponent("y.mp4").path])
+        #expect(device.status == 1 && device.err.contains("/dev/zero: is not a regular file"), "\(device.err)")
     }
 }

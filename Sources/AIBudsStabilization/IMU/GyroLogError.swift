@@ -25,6 +25,8 @@ public struct GyroLogError: Error, Sendable, Equatable, CustomStringConvertible 
     public var line: Int
     /// A sentence for people.
     public var message: String
+    /// The log's file, when it was read from one.
+    public var file: String?
 
     /// A `.gcsv` fault of `kind` at 1-based `line` (0: the file as a whole), with a sentence for
     /// people.
@@ -34,6 +36,9 @@ public struct GyroLogError: Error, Sendable, Equatable, CustomStringConvertible 
         self.message = message
     }
 
-    /// `line N: message`.
-    public var description: String { line > 0 ? "gcsv line \(line): \(message)" : "gcsv: \(message)" }
+    /// `FILE line N: message` (`gcsv` for a log held in memory).
+    public var description: String {
+        let name = file ?? "gcsv"
+        return line > 0 ? "\(name) line \(line): \(message)" : "\(name): \(message)"
+    }
 }

@@ -9,19 +9,42 @@ import Foundation
 /// column line `t,gx,gy,gz[,ax,ay,az[,mx,my,mz]]`; then one row of integers or decimals per sample.
 /// `t × tscale` is seconds from the first frame's presentation time; `g × gscale` is rad/s;
 /// `a × ascale` is g. The magnetometer is read and dropped.
+///
+/// Memory is bounded: the file is read once into memory (at most ``maximumBytes``) and lines are
+/// taken from its bytes one at a time, so what the parser holds beyond the file is the samples
+/// (at most ``maximumSamples``, about 100 bytes each): about 330 MB at the limits.
 public enum GyroLogParser {
-    /// The largest log accepted (256 MiB).
-    public static let maximumBytes = 256 << 20
-    /// The most samples accepted (a 1 kHz log of almost three hours).
-    public static let maximumSamples = 10_000_000
+    /// The largest log accepted (128 MiB: a 1 kHz six-axis log of about nine hours).
+    public static let maximumBytes = 128 << 20
+    /// The most samples accepted (a 1 kHz log of 55 minutes, a 200 Hz log of 4.6 hours).
+    public static let maximumSamples = 2_000_000
 
-    /// Parses the file at `url`.
-    public static func parse(contentsOf url: URL) throws -> GyroLog {
-        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        if let size = (attributes[.size] as? NSNumber)?.intValue, size > maximumBytes {
-            throw GyroLogError(.sampleCount, line: 0, "the log is larger than \(maximumBytes) bytes")
+    /// Parses the file at `url`; errors name it.
+    ///
+    /// - Throws: ``GyroLogError`` (with ``GyroLogError/file`` set) for a malformed log, a path that
+    ///   is not a regular file (a device such as `/dev/zero`, a folder), or one over ``maximumBytes``.
+    public static func parse(contentsOf url: URL) throws(GyroLogError) -> GyroLog {
+        do throws(GyroLogError) {
+            var status = stat()
+            guard stat(url.path, &status) == 0 else {
+                throw GyroLogError(.notAGyroLog, line: 0, "cannot be read (\(String(cString: strerror(errno))))")
+            }
+            guard status.st_mode & S_IFMT == S_IFREG else {
+                throw GyroLogError(.notAGyroLog, line: 0, "is not a regular file (a device, a folder or a FIFO)")
+            }
+            guard Int(status.st_size) <= maximumBytes else {
+                throw GyroLogError(.sampleCount, line: 0, "the log is larger than \(maximumBytes) bytes")
+            }
+            let data: Data
+            do { data = try Data(contentsOf: url) } catch {
+                throw GyroLogError(.notAGyroLog, line: 0, "cannot be read (\(error.localizedDescription))")
+            }
+            return try parse(data)
+        } catch {
+            var named = error
+            named.file = url.path
+            throw named
         }
-        return try parse(Data(contentsOf: url))
     }
 
     /// Parses a log held in memory.
@@ -29,10 +52,7 @@ public enum GyroLogParser {
         guard data.count <= maximumBytes else {
             throw GyroLogError(.sampleCount, line: 0, "the log is larger than \(maximumBytes) bytes")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw GyroLogError(.notAGyroLog, line: 0, "the log is not UTF-8 text")
-        }
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).lazy.enumerated().makeIterator()
+        var lines = LineReader(data).enumerated().makeIterator()
         guard let first = lines.next(), ["GYROFLOW IMU LOG", "CAMERA IMU LOG"].contains(clean(first.element)) else {
             throw GyroLogError(.notAGyroLog, line: 1, "the first line must be GYROFLOW IMU LOG or CAMERA IMU LOG")
         }
@@ -84,6 +104,33 @@ public enum GyroLogParser {
         return GyroLog(
             samples: samples, id: header.id, vendor: header.vendor, lensProfileName: header.lensProfile,
             frameReadoutTime: header.frameReadoutTime, readoutDirection: header.readoutDirection)
+    }
+
+    /// The lines of `data` one at a time (split at `\n`, `\r\n` or `\r`), each decoded as it is
+    /// reached: no copy of the whole text and no array of all its lines.
+    struct LineReader: Sequence, IteratorProtocol {
+        private let data: Data
+        private var position: Data.Index
+        private var done = false
+
+        init(_ data: Data) {
+            self.data = data
+            position = data.startIndex
+        }
+
+        mutating func next() -> Substring? {
+            guard !done else { return nil }
+            let end = data[position...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? data.endIndex
+            let line = String(decoding: data[position..<end], as: UTF8.self)[...]
+            if end == data.endIndex {
+                done = true
+            } else {
+                // \r\n is one break.
+                position = data.index(after: end)
+                if data[end] == 0x0D, position < data.endIndex, data[position] == 0x0A { position = data.index(after: position) }
+            }
+            return line
+        }
     }
 
     /// The line without a carriage return, surrounding blanks or a byte-order mark.

@@ -62,10 +62,14 @@ public enum LensProfileParser {
         }
         var coefficients: [Double] = []
         for (index, value) in rawCoefficients.enumerated() { coefficients.append(try number(value, "fisheye_params.distortion_coeffs[\(index)]")) }
-        guard model.acceptedCoefficientCounts.contains(coefficients.count), coefficients.allSatisfy({ abs($0) < 1e3 }) else {
+        guard model.acceptedCoefficientCounts.contains(coefficients.count) else {
             throw LensProfileError(
                 field: "fisheye_params.distortion_coeffs",
-                "\(model.rawValue) takes \(model.acceptedCoefficientCounts.sorted().map(String.init).joined(separator: " or ")) moderate coefficients, got \(coefficients.count)")
+                "\(model.rawValue) takes \(model.acceptedCoefficientCounts.sorted().map(String.init).joined(separator: " or ")) coefficients, got \(coefficients.count)")
+        }
+        if let index = coefficients.firstIndex(where: { abs($0) >= 1e3 }) {
+            throw LensProfileError(
+                field: "fisheye_params.distortion_coeffs[\(index)]", "is \(coefficients[index]); a lens coefficient lies between -1000 and 1000")
         }
 
         var readout: Double?
