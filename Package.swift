@@ -231,7 +231,7 @@ package.targets += [
     .target(name: "CCrashHandler"),
     .target(name: "AIBudsCrashReporter", dependencies: ["AIBudsSync", "AIBudsLog", "CCrashHandler"]),
     .target(name: "AIBudsAIDashboard", dependencies: [
-        "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSQLite", "AIBudsFiles",
+        "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSQLite", "AIBudsFiles", "AIBudsPCM",
     ]),
     // The AI SDK's session observer feeding the dashboard's recorder.
     .target(name: "AIBudsAIDashboardBridge", dependencies: [

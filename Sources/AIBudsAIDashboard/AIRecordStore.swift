@@ -1,4 +1,5 @@
 import AIBudsFiles
+import AIBudsPCM
 import AIBudsSQLite
 import AIBudsSync
 import Foundation
@@ -10,6 +11,8 @@ import Foundation
 /// ones (and their audio) are removed whenever a record is created. Every change is announced to
 /// the observers (the dashboard's live updates).
 public final class AIRecordStore: Sendable {
+    /// The rate of the records' audio: 16 kHz mono 16-bit WAV files.
+    static let audioSampleRate = 16_000
     /// What changed, as the live updates announce it.
     public struct Change: Codable, Hashable, Sendable {
         /// The record that changed.
@@ -123,7 +126,7 @@ public final class AIRecordStore: Sendable {
     }
 
     func appendAudio(_ samples: [Int16], to id: Int64) throws {
-        try WAVFile.append(samples, to: audioURL(id))
+        try WAVFile.append(samples, sampleRate: Self.audioSampleRate, to: audioURL(id))
         try database.change("UPDATE record SET audio_bytes = audio_bytes + ? WHERE id = ?", [.integer(Int64(samples.count * 2)), .integer(id)])
         announce(id, "updated")
     }
@@ -168,7 +171,7 @@ public final class AIRecordStore: Sendable {
             deviceIdentifier: row[2].text ?? "", deviceName: row[3].text ?? "",
             startedAt: Date(timeIntervalSince1970: row[4].real ?? 0), endedAt: row[5].real.map(Date.init(timeIntervalSince1970:)),
             status: AIRecordStatus(rawValue: row[6].text ?? "") ?? .failed, errorCount: Int(row[7].integer ?? 0),
-            audioSeconds: Double(row[8].integer ?? 0) / Double(2 * WAVFile.sampleRate))
+            audioSeconds: Double(row[8].integer ?? 0) / Double(2 * Self.audioSampleRate))
     }
 
     /// The records matching `filter`, newest first.

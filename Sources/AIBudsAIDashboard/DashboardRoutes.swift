@@ -1,3 +1,4 @@
+import AIBudsPCM
 import AIBudsWire
 import Foundation
 

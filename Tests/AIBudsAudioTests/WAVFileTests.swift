@@ -94,4 +94,25 @@ import Testing
             _ = try? WAVFile.decode(Data(bytes))
         }
     }
+
+    /// A growing file is a whole WAV file after every append (strict reader and sox agree), 0600,
+    /// and its peaks follow its samples.
+    @Test func appendedFilesAreWholeAfterEveryAppend() async throws {
+        let folder = try makeTemporaryDirectory()
+        let url = folder.appendingPathComponent("growing.wav")
+        var expected: [Int16] = []
+        for round in 0..<3 {
+            let piece = (0..<1_600).map { Int16(truncatingIfNeeded: ($0 &* 37 &+ round * 1000) % 20_000) }
+            try WAVFile.append(piece, sampleRate: 16_000, to: url)
+            expected += piece
+            let read = try WAVFile.read(from: url)
+            #expect(read.sampleRate == 16_000 && read.channels == 1 && read.samples == expected)
+        }
+        let soxi = try await runProgram(URL(fileURLWithPath: "/usr/bin/soxi"), ["-s", url.path])
+        #expect(soxi.out.trimmingCharacters(in: .whitespacesAndNewlines) == "\(expected.count)", "\(soxi.err)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let peaks = try WAVFile.peaks(of: url, buckets: 3)
+        #expect(peaks.count == 3 && peaks.allSatisfy { $0 > 0.5 && $0 <= 1 })
+    }
 }

@@ -1,4 +1,3 @@
-import AIBudsPCM
 import Foundation
 
 /// RIFF/WAVE files of 16-bit integer PCM: strict parsing (every chunk inside the file, one `fmt `
@@ -124,5 +123,71 @@ public enum WAVFile {
             offset = body + size + (size & 1)  // chunks are padded to even sizes
         }
         throw fail(offset, format == nil ? "no fmt chunk" : "no data chunk")
+    }
+
+    // MARK: Growing files
+
+    /// The size of the canonical header that ``encode(_:)`` and ``append(_:sampleRate:to:)`` write.
+    public static let canonicalHeaderSize = 44
+
+    /// Appends mono 16-bit `samples` at `sampleRate` to the canonical WAV file at `url` (created,
+    /// 0600, when missing) and rewrites the header's sizes, so the file is a whole WAV file after
+    /// every append: a recording in progress can be played and survives a crash.
+    public static func append(_ samples: [Int16], sampleRate: Int, to url: URL) throws {
+        let manager = FileManager.default
+        if !manager.fileExists(atPath: url.path) {
+            let empty = try encode(PCMAudio(sampleRate: sampleRate, channels: 1, samples: []))
+            // Recorded speech is private to the user: 0600, whatever the umask.
+            guard manager.createFile(atPath: url.path, contents: empty, attributes: [.posixPermissions: 0o600]) else {
+                throw AudioError.io(path: url.path, reason: "cannot create the file")
+            }
+        }
+        do {
+            let handle = try FileHandle(forUpdating: url)
+            defer { try? handle.close() }
+            let end = try handle.seekToEnd()
+            let pcm = samples.withUnsafeBytes { raw in Data(raw) }  // little-endian on every Linux target
+            try handle.write(contentsOf: pcm)
+            let dataBytes = Int(end) - canonicalHeaderSize + pcm.count
+            var sizes = Data()
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: 36 + dataBytes).littleEndian) { sizes.append(contentsOf: $0) }
+            try handle.seek(toOffset: 4)
+            try handle.write(contentsOf: sizes)
+            sizes = Data()
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: dataBytes).littleEndian) { sizes.append(contentsOf: $0) }
+            try handle.seek(toOffset: 40)
+            try handle.write(contentsOf: sizes)
+        } catch {
+            throw AudioError.io(path: url.path, reason: "cannot append: \(error.localizedDescription)")
+        }
+    }
+
+    /// The largest absolute sample of each of `buckets` equal slices of a canonical mono file,
+    /// from 0 to 1: one pass over the mapped bytes, without copying the samples (a waveform drawn
+    /// on every update of a live recording).
+    public static func peaks(of url: URL, buckets: Int) throws -> [Double] {
+        let data: Data
+        do { data = try Data(contentsOf: url, options: .alwaysMapped) } catch {
+            throw AudioError.io(path: url.path, reason: "cannot read: \(error.localizedDescription)")
+        }
+        let count = (data.count - canonicalHeaderSize) / 2
+        guard count > 0, buckets > 0 else { return [] }
+        let per = max(1, (count + buckets - 1) / buckets)
+        var peaks = [Double]()
+        peaks.reserveCapacity((count + per - 1) / per)
+        data.withUnsafeBytes { raw in
+            var index = 0
+            while index < count {
+                let end = min(index + per, count)
+                var peak: UInt16 = 0
+                for sample in index..<end {
+                    let value = Int16(littleEndian: raw.loadUnaligned(fromByteOffset: canonicalHeaderSize + 2 * sample, as: Int16.self))
+                    peak = max(peak, value.magnitude)
+                }
+                peaks.append(Double(peak) / 32768)
+                index = end
+            }
+        }
+        return peaks
     }
 }
