@@ -14,7 +14,7 @@ final class MJPEGStreamServer: @unchecked Sendable {
     // Set in `start`/`resume`, cleared in `suspend`/`stop`, under the camera's lock.
     private var listener: TCPListener?
     private var port: UInt16 = 0
-    private let frames = FrameSlot()
+    private let frames = LatestValue<EncodedFrame>()
     private let viewers = Locked<[ObjectIdentifier: TCPConnection]>([:])
 
     init(host: String) { self.host = host }
@@ -82,7 +82,7 @@ final class MJPEGStreamServer: @unchecked Sendable {
         do {
             try connection.write(Array(head.utf8), timeout: .seconds(5))
             var last: UInt64 = 0
-            while let (sequence, frame) = frames.next(after: last) {
+            while let (sequence, frame) = frames.next(after: last, timeout: nil) {
                 last = sequence
                 let part = "--\(Self.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(frame.bytes.count)\r\n"
                     + "X-Capture-Timestamp: \(frame.stamp.captureMicroseconds)\r\nX-Frame-Number: \(frame.stamp.frameNumber)\r\n\r\n"
@@ -105,46 +105,5 @@ final class MJPEGStreamServer: @unchecked Sendable {
             if let length { return try bytes.withUnsafeBytes { try HTTPRequestHead(parsing: UnsafeRawBufferPointer(rebasing: $0[0..<length])) } }
         }
         return nil
-    }
-}
-
-/// The newest frame, numbered, for viewer threads that wait for the next one.
-final class FrameSlot: @unchecked Sendable {
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var sequence: UInt64 = 0
-    private var frame: EncodedFrame?
-    private var closed = false
-    private var skippedCount = 0
-
-    func publish(_ frame: EncodedFrame) {
-        condition.lock()
-        sequence += 1
-        self.frame = frame
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// The newest frame after number `after`; waits for one; nil once closed.
-    func next(after: UInt64) -> (UInt64, EncodedFrame)? {
-        condition.lock()
-        defer { condition.unlock() }
-        while !closed, sequence <= after || frame == nil { condition.wait() }
-        guard !closed, let frame else { return nil }
-        if after > 0, sequence > after + 1 { skippedCount += Int(sequence - after - 1) }
-        return (sequence, frame)
-    }
-
-    var skipped: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return skippedCount
     }
 }
