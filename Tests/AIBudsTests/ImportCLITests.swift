@@ -95,8 +95,10 @@ struct ImportCLITests {
         }
         let (help, text, _) = try await runAIBuds(["media", "import", "--help"])
         #expect(help == 0 && text.contains("--delete-after") && text.contains("--jobs N"))
-        let (unreachable, _, _) = try await runAIBuds(["media", "list", "--device", "udp://127.0.0.1:9"])
+        let (unreachable, _, unreachableErrors) = try await runAIBuds(["media", "list", "--device", "udp://127.0.0.1:9"])
         #expect(unreachable == 69)
+        // The UDP plugin's reason, not the BLE plugin's "reaches ble:// addresses only".
+        #expect(!unreachableErrors.contains("ble://"), "\(unreachableErrors)")
     }
 
     @Test func ctrlCCancelsCleanlyAndTheNextRunResumes() async throws {

@@ -141,7 +141,10 @@ public final class AIBudsSDK: Sendable {
         let plugins = self.plugins
         guard !plugins.isEmpty else { throw AIBudsError(.sdkNotInitialized) }
         let timeout = sdkConfiguration.connectTimeout
-        var lastError: any Error = AIBudsError(.pluginUnavailable, "no plugin reaches \(address)")
+        // The error of a plugin that reaches the address's kind (udp://, ble://) is the one to report;
+        // another plugin's "I reach ble:// addresses only" says nothing about why the address failed.
+        var reachedError: (any Error)?
+        var unavailable: any Error = AIBudsError(.pluginUnavailable, "no plugin reaches \(address)")
         for plugin in plugins {
             do {
                 let found = try await plugin.discoverPeripheral(at: parsed, timeout: timeout)
@@ -150,10 +153,14 @@ public final class AIBudsSDK: Sendable {
                     return device
                 }
             } catch {
-                lastError = error
+                if AIBudsError.from(error).code == .pluginUnavailable {
+                    unavailable = error
+                } else if reachedError == nil {
+                    reachedError = error
+                }
             }
         }
-        throw lastError
+        throw reachedError ?? unavailable
     }
 
     // MARK: AI and voice plugins

@@ -93,8 +93,10 @@ public final class SMPConnectSDK: BleConnectSDK {
         }
     }
 
-    /// Asks the device at `address` for its Device `info`.
+    /// Asks the device at `address` for its Device `info`; an address of another kind than
+    /// `udp://` is `pluginUnavailable` (another plugin's to reach).
     public func discoverPeripheral(at address: DeviceAddress, timeout: Duration) async throws -> PeripheralDiscovery {
+        guard address.scheme == "udp" else { throw AIBudsError(.pluginUnavailable, "\(sdkName) reaches udp:// addresses only") }
         let identity = try await Self.identify(address, timeout: timeout)
         return remember(identity, at: address, rssi: nil)
     }
