@@ -53,15 +53,31 @@ public final class SMPUDPServer: Sendable {
 
     private var isShaped: Bool { link == .ble || faults.disturbsDatagrams }
 
+    /// Binds `address`; a fixed port still held (a run of the same device that just stopped, its
+    /// socket not yet closed by the kernel) is tried again for up to 2 s, as a device that resets
+    /// binds again, before the failure is reported.
+    private static func bind(_ address: SocketAddress, logger: any LogService) throws(EmulatorError) -> UDPSocket {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(2)
+        while true {
+            do {
+                return try UDPSocket(local: address, logger: logger)
+            } catch {
+                let inUse = (error as? NetError)?.errno == EADDRINUSE
+                guard inUse, address.port != 0, clock.now < deadline else {
+                    throw EmulatorError(.network, "cannot bind udp://\(address)", underlying: error)
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+    }
+
     /// Binds the socket and starts serving; returns the bound address (with the port the system
     /// chose when 0 was asked for).
     @discardableResult
     public func start() throws(EmulatorError) -> SocketAddress {
         if let socket = state.withLock({ $0.socket }) { return socket.localAddress }
-        let socket: UDPSocket
-        do { socket = try UDPSocket(local: requestedAddress, logger: logger) } catch {
-            throw EmulatorError(.network, "cannot bind udp://\(requestedAddress)", underlying: error)
-        }
+        let socket = try Self.bind(requestedAddress, logger: logger)
         let delayLine = isShaped ? DelayLine(name: "aibuds-emulator-link-\(socket.localAddress)") : nil
         state.withLock { state in
             state.socket = socket
