@@ -4,7 +4,7 @@ import PackageDescription
 /// Every library module is also a library product of the same name, so an app depends on exactly
 /// what it imports.
 let libraries = [
-    "AIBudsSync", "AIBudsFiles", "AIBudsProcess", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
+    "AIBudsSync", "AIBudsFiles", "AIBudsHTTPServer", "AIBudsProcess", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
     "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsDBus", "AIBudsBlueZ",
     "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
     "AIBudsPCM", "AIBudsAudio", "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "AIBudsDBus", dependencies: ["AIBudsSync", "CDBus"]),
         .target(name: "AIBudsWire"),
         .target(name: "AIBudsNet", dependencies: ["AIBudsSync", "AIBudsLog"]),
+        // The one HTTP/1.1 server: accept loop, bounded fair admission, head reading, Host check.
+        .target(name: "AIBudsHTTPServer", dependencies: ["AIBudsSync", "AIBudsLog", "AIBudsNet", "AIBudsWire"]),
         .target(name: "AIBudsTransfer", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsNet",
         ]),
@@ -58,7 +60,7 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBuds", "AIBudsSMP", "AIBudsAudio",
         ]),
         .target(name: "AIBudsEmulator", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",
+            "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",
             "AIBudsAudio", "AIBudsProcess",
         ]),
         .target(name: "TopStepComKit", dependencies: [
@@ -201,11 +203,11 @@ let package = Package(
             name: "CGStreamer", pkgConfig: "gstreamer-rtsp-server-1.0",
             providers: [.apt(["libgstrtspserver-1.0-dev"])]),
         .target(name: "AIBudsLiveCamera", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsEmulator", "AIBudsStabilization",
+            "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsWire", "AIBudsNet", "AIBudsEmulator", "AIBudsStabilization",
             "AIBudsSyntheticVideo", "CFFmpeg", "CGStreamer",
         ]),
         .target(name: "AIBudsLiveStream", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "CFFmpeg",
+            "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsWire", "AIBudsNet", "CFFmpeg",
         ]),
         .executableTarget(name: "aibuds-bench-live", dependencies: [
             "AIBudsSync", "AIBudsProcess", "AIBudsWire", "AIBudsEmulator", "AIBudsLiveCamera", "AIBudsLiveStream",
@@ -231,7 +233,7 @@ package.targets += [
     .target(name: "CCrashHandler"),
     .target(name: "AIBudsCrashReporter", dependencies: ["AIBudsSync", "AIBudsLog", "CCrashHandler"]),
     .target(name: "AIBudsAIDashboard", dependencies: [
-        "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSQLite", "AIBudsFiles", "AIBudsPCM",
+        "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsWire", "AIBudsNet", "AIBudsSQLite", "AIBudsFiles", "AIBudsPCM",
     ]),
     // The AI SDK's session observer feeding the dashboard's recorder.
     .target(name: "AIBudsAIDashboardBridge", dependencies: [

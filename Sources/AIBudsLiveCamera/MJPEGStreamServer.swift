@@ -1,3 +1,4 @@
+import AIBudsHTTPServer
 import AIBudsNet
 import AIBudsSync
 import AIBudsWire
@@ -7,36 +8,34 @@ import Foundation
 /// whose parts are the frames (`Content-Type: image/jpeg`, `Content-Length`, and the frame's
 /// stamp as `X-Capture-Timestamp` in microseconds since 1970 and `X-Frame-Number`). A viewer
 /// that falls behind gets the newest frame next (skipped frames are counted), as a camera's
-/// MJPEG stream does. A thread per viewer on AIBudsNet's blocking sockets.
+/// MJPEG stream does. A handler on the project's one HTTP server (`AIBudsHTTPServer`), a thread
+/// per viewer; viewers reach the device by its address on the hotspot, so the `Host` is not checked.
 final class MJPEGStreamServer: @unchecked Sendable {
     static let boundary = "aibudsframe"
     private let host: String
     // Set in `start`/`resume`, cleared in `suspend`/`stop`, under the camera's lock.
-    private var listener: TCPListener?
+    private var server: HTTPServer?
     private var port: UInt16 = 0
     private let frames = LatestValue<EncodedFrame>()
-    private let viewers = Locked<[ObjectIdentifier: TCPConnection]>([:])
 
     init(host: String) { self.host = host }
 
     /// Listens on a free port; returns the stream's URL.
     func start() throws -> String {
-        let listener = try TCPListener(binding: SocketAddress(host: host, port: 0))
-        port = listener.localAddress.port
-        serve(listener)
-        return "http://\(listener.localAddress)/live.mjpeg"
+        let address = try serve(port: 0)
+        port = address.port
+        return "http://\(address)/live.mjpeg"
     }
 
     /// Disconnects every viewer and stops listening (the hotspot went away).
     func suspend() {
-        listener?.close()
-        listener = nil
-        for connection in viewers.withLock({ Array($0.values) }) { connection.shutdown() }
+        server?.stop()
+        server = nil
     }
 
     /// Listens again on the same port after ``suspend()``.
     func resume() throws {
-        serve(try TCPListener(binding: SocketAddress(host: host, port: port)))
+        _ = try serve(port: port)
     }
 
     /// Stops serving; every viewer is disconnected.
@@ -51,30 +50,26 @@ final class MJPEGStreamServer: @unchecked Sendable {
     /// Frames viewers skipped because they were behind.
     var skippedFrames: Int { frames.skipped }
 
-    private func serve(_ listener: TCPListener) {
-        self.listener = listener
-        let thread = Thread { [self] in
-            while let connection = try? listener.accept(timeout: nil) {
-                let viewer = Thread { [self] in self.view(connection) }
-                viewer.name = "aibuds.live.mjpeg.viewer"
-                viewer.start()
-            }
+    private func serve(port: UInt16) throws -> SocketAddress {
+        let server = HTTPServer(HTTPServerConfiguration(
+            address: SocketAddress(host: host, port: port), name: "camera-mjpeg", requiresOwnHost: false)
+        ) { [weak self] connection in
+            self?.view(connection)
         }
-        thread.name = "aibuds.live.mjpeg"
-        thread.start()
+        let address = try server.start()
+        self.server = server
+        return address
     }
 
-    private func view(_ connection: TCPConnection) {
-        let key = ObjectIdentifier(connection)
-        viewers.withLock { $0[key] = connection }
-        defer {
-            viewers.withLock { $0[key] = nil }
-            connection.close()
-        }
-        guard let request = try? Self.readRequest(connection) else { return }
+    private func view(_ served: HTTPServerConnection) {
+        let connection = served.connection
+        guard let request = served.firstRequest() else { return }
         guard request.method == "GET", request.target.split(separator: "?").first == "/live.mjpeg" else {
-            try? connection.write(Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8),
-                                  timeout: .seconds(5))
+            served.respond(404, "not found")
+            return
+        }
+        guard served.admit() else {
+            served.respond(503, "busy: every viewer slot is taken")
             return
         }
         let head = "HTTP/1.1 200 OK\r\nContent-Type: multipart/x-mixed-replace; boundary=\(Self.boundary)\r\n"
@@ -82,7 +77,11 @@ final class MJPEGStreamServer: @unchecked Sendable {
         do {
             try connection.write(Array(head.utf8), timeout: .seconds(5))
             var last: UInt64 = 0
-            while let (sequence, frame) = frames.next(after: last, timeout: nil) {
+            while !served.server.isStopping {
+                guard let (sequence, frame) = frames.next(after: last, timeout: 1) else {
+                    if frames.isClosed || served.peerHasGone() { return }
+                    continue
+                }
                 last = sequence
                 let part = "--\(Self.boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(frame.bytes.count)\r\n"
                     + "X-Capture-Timestamp: \(frame.stamp.captureMicroseconds)\r\nX-Frame-Number: \(frame.stamp.frameNumber)\r\n\r\n"
@@ -92,18 +91,5 @@ final class MJPEGStreamServer: @unchecked Sendable {
         } catch {
             return
         }
-    }
-
-    private static func readRequest(_ connection: TCPConnection) throws -> HTTPRequestHead? {
-        var bytes = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 16_384 {
-            let count = try buffer.withUnsafeMutableBytes { try connection.read(into: $0, timeout: .seconds(10)) }
-            guard count > 0 else { return nil }
-            bytes += buffer[0..<count]
-            let length = try bytes.withUnsafeBytes { try HTTPHeadParser.headLength(in: $0) }
-            if let length { return try bytes.withUnsafeBytes { try HTTPRequestHead(parsing: UnsafeRawBufferPointer(rebasing: $0[0..<length])) } }
-        }
-        return nil
     }
 }

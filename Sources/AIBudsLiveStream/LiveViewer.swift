@@ -1,3 +1,4 @@
+import AIBudsHTTPServer
 import AIBudsNet
 import AIBudsSync
 import AIBudsWire
@@ -14,9 +15,10 @@ import Foundation
 /// The camera is private: every request needs the viewer's random ``token`` (`?token=`, which
 /// ``url`` carries and the page passes on) and a `Host` header naming this viewer by a loopback name
 /// or its own address, so neither another local user nor a web page that rebinds a host name to
-/// 127.0.0.1 can watch. Refusals are answered 403 and never logged; at most
-/// ``maximumConnections`` requests are served at once (more are answered 503 at once, with no
-/// thread of their own).
+/// 127.0.0.1 can watch. It is a handler on the project's one HTTP server (`AIBudsHTTPServer`):
+/// requests without the token wait in its bounded pool and are answered 403; at most
+/// ``maximumConnections`` are served at once (more are answered 503); refusals are logged at most
+/// once in 10 s.
 public final class LiveViewer: Sendable {
     /// The page's URL with its token (`http://127.0.0.1:PORT/?token=...`).
     public let url: URL
@@ -24,8 +26,7 @@ public final class LiveViewer: Sendable {
     public let token: String
     /// The most connections served at once.
     public static let maximumConnections = 64
-    private let listener: TCPListener
-    private let allowedHosts: Set<String>
+    private let server: HTTPServer
     private let frames = LatestValue<LiveFrame>()
     private let pictures = LatestValue<[UInt8]>()
     private let state = Locked(State())
@@ -34,7 +35,6 @@ public final class LiveViewer: Sendable {
         var watchers = 0
         var served = 0
         var reports: [String] = []
-        var connections: [ObjectIdentifier: TCPConnection] = [:]
     }
 
     /// Counters of the viewer.
@@ -49,32 +49,27 @@ public final class LiveViewer: Sendable {
 
     /// Serves `puller`'s frames on `host`:`port` (0: a free port), with a random token.
     public init(from puller: LiveStreamPuller, host: String = "127.0.0.1", port: UInt16 = 0) throws {
-        listener = try TCPListener(binding: SocketAddress(host: host, port: port))
         var random = [UInt8](repeating: 0, count: 24)
         for index in random.indices { random[index] = UInt8.random(in: 0...255) }
         token = Data(random).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        let bound = listener.localAddress.port
-        allowedHosts = Set(["127.0.0.1", "localhost", "[::1]", host].map { "\($0):\(bound)" })
-        url = URL(string: "http://\(listener.localAddress)/?token=\(token)")!
+        let owner = WeakOwner()
+        server = HTTPServer(
+            HTTPServerConfiguration(address: SocketAddress(host: host, port: port), name: "live-viewer", maxConnections: Self.maximumConnections)
+        ) { connection in
+            owner.value?.serve(connection)
+        }
+        let address = try server.start()
+        url = URL(string: "http://\(address)/?token=\(token)")!
+        owner.value = self
         puller.onFrame { [frames] frame in frames.publish(frame) }
         let encoderThread = Thread { [self] in encodeWhileWatched() }
         encoderThread.name = "aibuds.live.viewer.jpeg"
         encoderThread.start()
-        let acceptThread = Thread { [self] in
-            while let connection = try? listener.accept(timeout: nil) {
-                guard state.withLock({ $0.connections.count < Self.maximumConnections }) else {
-                    HTTPServing.respond(connection, 503, type: "text/plain", Array("busy\n".utf8))
-                    connection.close()
-                    continue
-                }
-                state.withLock { $0.connections[ObjectIdentifier(connection)] = connection }
-                let thread = Thread { [self] in serve(connection) }
-                thread.name = "aibuds.live.viewer.client"
-                thread.start()
-            }
-        }
-        acceptThread.name = "aibuds.live.viewer"
-        acceptThread.start()
+    }
+
+    private final class WeakOwner: @unchecked Sendable {
+        // Set once, in the initializer; a request before that is answered by no one and closed.
+        weak var value: LiveViewer?
     }
 
     /// What the viewer served so far.
@@ -84,10 +79,9 @@ public final class LiveViewer: Sendable {
 
     /// Stops serving; browsers are disconnected.
     public func stop() {
-        listener.close()
         frames.close()
         pictures.close()
-        for connection in state.withLock({ Array($0.connections.values) }) { connection.shutdown() }
+        server.stop()
     }
 
     private func encodeWhileWatched() {
@@ -101,55 +95,55 @@ public final class LiveViewer: Sendable {
         }
     }
 
-    /// Whether `request` names this viewer in its `Host` and carries the token in its query.
-    private func admits(_ request: HTTPRequestHead, query: String) -> Bool {
-        guard let host = request.headers["Host"], allowedHosts.contains(host.lowercased()) else { return false }
+    /// Whether `query` carries the token.
+    private func authorized(_ query: String) -> Bool {
         let presented = query.split(separator: "&").first { $0.hasPrefix("token=") }.map { String($0.dropFirst(6)) } ?? ""
         return HTTPAuthorization.matches(presented, token: token)
     }
 
-    private func serve(_ connection: TCPConnection) {
-        let key = ObjectIdentifier(connection)
-        defer {
-            state.withLock { $0.connections[key] = nil }
-            connection.close()
-        }
-        guard let request = try? HTTPServing.readRequest(connection) else { return }
+    private func serve(_ served: HTTPServerConnection) {
+        guard let request = served.firstRequest() else { return }
         let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? "/"
         let query = request.target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
-        guard admits(request, query: query) else {
-            HTTPServing.respond(connection, 403, type: "text/plain", Array("forbidden: this viewer needs its token and a loopback Host\n".utf8))
+        guard authorized(query) else {
+            served.server.refusals.log(.info, "live-viewer", "refused a request without the token from \(served.peer)")
+            served.respond(403, "forbidden: this viewer needs its token")
+            return
+        }
+        guard served.admit() else {
+            served.respond(503, "busy: every connection is taken")
             return
         }
         switch (request.method, path) {
         case ("GET", "/"), ("GET", "/index.html"):
             let page = Self.page.replacingOccurrences(of: "TOKEN", with: token)
-            HTTPServing.respond(connection, 200, type: "text/html; charset=utf-8", Array(page.utf8))
+            served.respond(200, type: "text/html; charset=utf-8", Array(page.utf8))
         case ("GET", "/stream.mjpeg"):
-            stream(to: connection)
+            stream(to: served)
         case ("GET", "/frame.jpg"):
             state.withLock { $0.watchers += 1 }
             let picture = pictures.next(after: 0, timeout: 5)
             state.withLock { $0.watchers -= 1 }
             if let (_, bytes) = picture {
-                HTTPServing.respond(connection, 200, type: "image/jpeg", bytes)
+                served.respond(200, type: "image/jpeg", bytes)
             } else {
-                HTTPServing.respond(connection, 503, type: "text/plain", Array("no frame yet\n".utf8))
+                served.respond(503, type: "text/plain", Array("no frame yet\n".utf8))
             }
         case ("GET", "/report"):
             let report = query.split(separator: "&").filter { !$0.hasPrefix("token=") }.joined(separator: "&")
             state.withLock { $0.reports.append(String(report.prefix(200))) }
-            HTTPServing.respond(connection, 204, type: "text/plain", [])
+            served.respond(204, type: "text/plain", [])
         case ("GET", "/status"):
             let stats = statistics
             let json = "{\"watchers\":\(stats.watchers),\"frames_served\":\(stats.framesServed)}"
-            HTTPServing.respond(connection, 200, type: "application/json", Array(json.utf8))
+            served.respond(200, type: "application/json", Array(json.utf8))
         default:
-            HTTPServing.respond(connection, 404, type: "text/plain", Array("not found\n".utf8))
+            served.respond(404, type: "text/plain", Array("not found\n".utf8))
         }
     }
 
-    private func stream(to connection: TCPConnection) {
+    private func stream(to served: HTTPServerConnection) {
+        let connection = served.connection
         state.withLock { $0.watchers += 1 }
         defer { state.withLock { $0.watchers -= 1 } }
         let head = "HTTP/1.1 200 OK\r\nContent-Type: multipart/x-mixed-replace; boundary=frame\r\n"
@@ -157,7 +151,10 @@ public final class LiveViewer: Sendable {
         guard (try? connection.write(Array(head.utf8), timeout: .seconds(5))) != nil else { return }
         var last: UInt64 = 0
         while !pictures.isClosed {
-            guard let (number, picture) = pictures.next(after: last) else { continue }
+            guard let (number, picture) = pictures.next(after: last) else {
+                if served.peerHasGone() { return }
+                continue
+            }
             last = number
             let part = "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: \(picture.count)\r\n\r\n"
             do {
@@ -191,29 +188,4 @@ public final class LiveViewer: Sendable {
         </script>
         </body></html>
         """
-}
-
-/// The few HTTP/1.1 server steps the viewer needs, on AIBudsNet's blocking sockets.
-enum HTTPServing {
-    /// Reads one request head (at most 16 KiB, 10 s).
-    static func readRequest(_ connection: TCPConnection) throws -> HTTPRequestHead? {
-        var bytes = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 16_384 {
-            let count = try buffer.withUnsafeMutableBytes { try connection.read(into: $0, timeout: .seconds(10)) }
-            guard count > 0 else { return nil }
-            bytes += buffer[0..<count]
-            if let length = try bytes.withUnsafeBytes({ try HTTPHeadParser.headLength(in: $0) }) {
-                return try bytes.withUnsafeBytes { try HTTPRequestHead(parsing: UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
-            }
-        }
-        return nil
-    }
-
-    /// Writes a whole response and nothing more (the connection closes after it).
-    static func respond(_ connection: TCPConnection, _ status: Int, type: String, _ body: [UInt8]) {
-        let head = "HTTP/1.1 \(status) \(HTTPResponseHead.standardReason(status))\r\nContent-Type: \(type)\r\n"
-            + "Content-Length: \(body.count)\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n"
-        try? connection.write(Array(head.utf8) + body, timeout: .seconds(5))
-    }
 }

@@ -137,12 +137,24 @@ let hostileStrings = [
         #expect(badFilter.status == 400)
     }
 
+    /// A web page that rebinds a name of its own to 127.0.0.1 sends that name as `Host`: refused
+    /// with 421 even with the token (which such a page could not have anyway).
+    @Test func aForeignHostIsRefused() async throws {
+        let dashboard = try start()
+        defer { dashboard.stop() }
+        let auth = ["Authorization": "Bearer \(dashboard.token)"]
+        let foreign = try await get(dashboard, "/api/records", headers: auth.merging(["Host": "evil.example:\(dashboard.address.port)"]) { $1 })
+        #expect(foreign.status == 421)
+        let local = try await get(dashboard, "/api/records", headers: auth.merging(["Host": "localhost:\(dashboard.address.port)"]) { $1 })
+        #expect(local.status == 200)
+    }
+
     @Test func liveUpdatesArriveAsServerSentEvents() async throws {
         let dashboard = try start()
         defer { dashboard.stop() }
         let connection = try TCPConnection.connect(to: dashboard.address, timeout: .seconds(10))
         defer { connection.close() }
-        let request = "GET /api/live HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(dashboard.token)\r\n\r\n"
+        let request = "GET /api/live HTTP/1.1\r\nHost: \(dashboard.address)\r\nAuthorization: Bearer \(dashboard.token)\r\n\r\n"
         try connection.write(Array(request.utf8), timeout: .seconds(10))
         let received = LockedText()
         let reader = Thread {

@@ -24,7 +24,7 @@ enum PlainHTTP {
     ) throws -> PlainResponse {
         let connection = try TCPConnection.connect(to: address, timeout: timeout)
         defer { connection.close() }
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(address)\r\nConnection: close\r\n"
+        var head = "\(method) \(target) HTTP/1.1\r\n" + (headers["Host"] == nil ? "Host: \(address)\r\n" : "") + "Connection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\nContent-Type: application/json\r\n" }
         head += "\r\n"

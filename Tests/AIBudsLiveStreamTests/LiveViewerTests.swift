@@ -64,8 +64,8 @@ struct LiveViewerTests {
         #expect(try await status("/status") == "403")
         #expect(try await status("/stream.mjpeg") == "403")
         #expect(try await status("/frame.jpg?token=wrong") == "403")
-        #expect(try await status("/status?token=\(viewer.token)", ["-H", "Host: evil.example"]) == "403")
-        #expect(try await status("/status?token=\(viewer.token)", ["-H", "Host: evil.example:\(viewer.url.port!)"]) == "403")
+        #expect(try await status("/status?token=\(viewer.token)", ["-H", "Host: evil.example"]) == "421")
+        #expect(try await status("/status?token=\(viewer.token)", ["-H", "Host: evil.example:\(viewer.url.port!)"]) == "421")
         #expect(try await status("/status?token=\(viewer.token)") == "200")
         #expect(try await status("/status?token=\(viewer.token)", ["-H", "Host: localhost:\(viewer.url.port!)"]) == "200")
         // The page hands the token to its stream and its report.

@@ -1,3 +1,4 @@
+import AIBudsHTTPServer
 import AIBudsLog
 import AIBudsNet
 import AIBudsWire
@@ -5,9 +6,9 @@ import Foundation
 
 /// Serves the requests of one connection, in order, until it closes.
 ///
-/// The connection waits in the server's pending pool until it sends a request with the bearer
-/// token, which must come within the server's `headTimeout` of `acceptedAt`; it then takes a
-/// serving slot. Each later request head must be whole within `headTimeout` of its first byte.
+/// The connection waits in the HTTP server's pending pool until it sends a request with the bearer
+/// token, which must come within the server's `headTimeout` of its accept; it then takes a serving
+/// slot. Each later request head must be whole within `headTimeout` of its first byte.
 struct DataPlaneConnectionLoop {
     /// How long a kept-alive connection may sit idle between requests.
     static let idleTimeout: Duration = .seconds(60)
@@ -19,38 +20,38 @@ struct DataPlaneConnectionLoop {
     static let pacingChunk = 64 * 1024
 
     let server: DataPlaneServer
-    let connection: TCPConnection
-    /// When the server accepted the connection.
-    let acceptedAt: ContinuousClock.Instant
+    let served: HTTPServerConnection
+    var connection: TCPConnection { served.connection }
+
+    init(server: DataPlaneServer, connection: HTTPServerConnection) {
+        self.server = server
+        served = connection
+    }
 
     func run() {
-        let limits = HTTPHeadLimits.default
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: limits.maxHeadBytes, alignment: 16)
-        defer { buffer.deallocate() }
-        var filled = 0
         var admitted = false
         do {
             while !server.isStopping {
-                let deadline = admitted ? nil : acceptedAt + server.headTimeout
-                guard let headLength = try readHead(buffer: buffer, filled: &filled, limits: limits, deadline: deadline) else { return }
+                let deadline = admitted ? nil : served.acceptedAt + server.headTimeout
                 let request: HTTPRequestHead
                 do {
-                    request = try HTTPRequestHead(parsing: UnsafeRawBufferPointer(rebasing: buffer[0..<headLength]), limits: limits)
-                } catch let error as HTTPError {
-                    try refuse(error)
+                    request = try served.reader.next(deadline: deadline, idle: Self.idleTimeout, headTimeout: server.headTimeout)
+                } catch HTTPHeadReader.End.timedOut {
+                    served.headTimedOut()
+                    return
+                } catch is HTTPHeadReader.End {
                     return
                 }
-                consume(headLength, buffer: buffer, filled: &filled)
                 server.countRequest()
                 if !admitted, HTTPAuthorization.authorizes(headerValue: request.headers["Authorization"], token: server.token) {
-                    guard server.admit(connection) else {
+                    guard served.admit() else {
                         server.logger.log(.info, "dataplane", "every serving slot is taken: answering 503")
                         _ = try send(DataPlaneResponder.empty(503, closeAfter: true))
                         return
                     }
                     admitted = true
                 }
-                guard try discardBody(of: request, buffer: buffer, filled: &filled) else { return }
+                guard try discardBody(of: request) else { return }
                 let reply: DataPlaneReply
                 if server.takeInjectedFailure() {
                     server.logger.log(.info, "dataplane", "fault: answering \(request.method) \(request.target) with 500")
@@ -68,87 +69,30 @@ struct DataPlaneConnectionLoop {
         }
     }
 
-    /// Reads until a whole head is buffered; returns its length, or nil when the peer closed or
-    /// the head was not whole by `deadline` (when nil: `headTimeout` after its first byte).
-    private func readHead(
-        buffer: UnsafeMutableRawBufferPointer, filled: inout Int, limits: HTTPHeadLimits, deadline: ContinuousClock.Instant?
-    ) throws -> Int? {
-        var deadline = deadline
-        while true {
-            if filled > 0, let length = try HTTPHeadParser.headLength(in: UnsafeRawBufferPointer(rebasing: buffer[0..<filled]), limits: limits) {
-                return length
-            }
-            if filled > 0, deadline == nil { deadline = .now + server.headTimeout }
-            var timeout = Self.idleTimeout
-            if let deadline {
-                let left = deadline - .now
-                guard left > .zero else { return headTimedOut() }
-                timeout = min(timeout, left)
-            }
-            let count: Int
-            do {
-                count = try connection.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), timeout: timeout)
-            } catch let error as NetError where error.code == .timedOut && deadline != nil {
-                return headTimedOut()
-            }
-            if count == 0 { return nil }
-            filled += count
-        }
-    }
-
-    /// Answers `408` (without waiting for a peer that does not read) and ends the connection.
-    private func headTimedOut() -> Int? {
-        server.logger.log(.debug, "dataplane", "a request head took longer than \(server.headTimeout): closing")
-        try? connection.write(DataPlaneResponder.empty(408, closeAfter: true).head.serialized(), timeout: .zero)
-        return nil
-    }
-
-    /// Drops `count` bytes from the front of the buffer, keeping what follows (pipelined requests).
-    private func consume(_ count: Int, buffer: UnsafeMutableRawBufferPointer, filled: inout Int) {
-        if count < filled, let base = buffer.baseAddress {
-            memmove(base, base + count, filled - count)
-        }
-        filled -= count
-    }
-
     /// Reads and drops a small request body; false (after answering) when it cannot be framed.
-    private func discardBody(of request: HTTPRequestHead, buffer: UnsafeMutableRawBufferPointer, filled: inout Int) throws -> Bool {
+    private func discardBody(of request: HTTPRequestHead) throws -> Bool {
         if request.headers["Transfer-Encoding"] != nil {
             _ = try send(DataPlaneResponder.empty(501, closeAfter: true))
             return false
         }
-        var remaining: Int64
+        let length: Int64
         do {
-            remaining = try request.headers.contentLength() ?? 0
+            length = try request.headers.contentLength() ?? 0
         } catch {
             _ = try send(DataPlaneResponder.empty(400, closeAfter: true))
             return false
         }
-        guard remaining <= Self.maxDiscardedBody else {
+        guard length <= Self.maxDiscardedBody else {
             _ = try send(DataPlaneResponder.empty(413, closeAfter: true))
             return false
         }
-        while remaining > 0 {
-            if filled == 0 {
-                filled = try connection.read(into: buffer, timeout: Self.idleTimeout)
-                if filled == 0 { return false }
-            }
-            let taken = min(Int(remaining), filled)
-            consume(taken, buffer: buffer, filled: &filled)
-            remaining -= Int64(taken)
-        }
-        return true
+        return try served.reader.discard(length, idle: Self.idleTimeout)
     }
 
     /// Answers a head that could not be parsed, then the connection closes.
     private func refuse(_ error: HTTPError) throws {
         server.logger.log(.debug, "dataplane", "bad request: \(error)")
-        let status: Int = switch error.code {
-        case .headTooLarge, .tooManyHeaders: 431
-        case .unsupportedVersion: 505
-        default: 400
-        }
-        _ = try send(DataPlaneResponder.empty(status, closeAfter: true))
+        _ = try send(DataPlaneResponder.empty(HTTPHeadReader.status(for: error), closeAfter: true))
     }
 
     /// Sends a reply with the link's shaping and the injected faults; false when a fault closed

@@ -1,3 +1,4 @@
+import AIBudsHTTPServer
 import AIBudsLog
 import AIBudsNet
 import AIBudsSync
@@ -9,17 +10,17 @@ import Synchronization
 /// `GET /media/<name>` to holders of the session's bearer token, shaped by a link profile and
 /// disturbed by injected faults.
 ///
-/// Threading: one thread accepts; each connection gets its own thread that reads requests and
-/// answers them with blocking `sendfile(2)`. Connections are few (a client opens one per
-/// parallel file), so this is simpler than an event loop and measured as fast (see
-/// docs/benchmarks.md).
+/// A handler on the project's one HTTP server (`AIBudsHTTPServer`): each connection gets its own
+/// thread that reads requests and answers them with blocking `sendfile(2)`. Connections are few (a
+/// client opens one per parallel file), so this is simpler than an event loop and measured as fast
+/// (see docs/benchmarks.md).
 ///
-/// Slow and unauthenticated clients cannot lock others out (docs/reliability.md): a new
-/// connection waits in a bounded pool of its own (`maxPendingConnections`, at most
-/// `maxPendingPerPeer` from one address; a newcomer over either limit evicts the oldest) and must
-/// send a request with the bearer token within `headTimeout`; only then does it take one of the
-/// `maxConnections` serving slots. Every later request head must be whole within `headTimeout`
-/// of its first byte.
+/// Slow and unauthenticated clients cannot lock others out (docs/reliability.md): the server keeps
+/// a new connection in its bounded waiting pool (`maxPendingConnections`, at most
+/// `maxPendingPerPeer` from one address) until it sends a request with the bearer token within
+/// `headTimeout`; only then does it take one of the `maxConnections` serving slots. Every later
+/// request head must be whole within `headTimeout` of its first byte. The `Host` is not checked:
+/// clients reach a device by its address on the hotspot, and the token is the guard.
 public final class DataPlaneServer: Sendable {
     /// Counters of what the server did since it was created.
     public struct Statistics: Hashable, Sendable {
@@ -32,10 +33,8 @@ public final class DataPlaneServer: Sendable {
     }
 
     private struct RunState {
-        var listener: TCPListener?
+        var server: HTTPServer?
         var baseURL: String?
-        var connections: [ObjectIdentifier: TCPConnection] = [:]
-        var pending = DataPlanePendingPool()
         var stopping = false
     }
 
@@ -57,7 +56,6 @@ public final class DataPlaneServer: Sendable {
     private let tokenBox: Locked<String>
     private let faultsBox = Locked(DataPlaneFaults.none)
     private let state = Locked(RunState())
-    private let threads = DispatchGroup()
     private let connectionCount = Atomic<Int>(0)
     private let requestCount = Atomic<Int>(0)
     private let bytesSent = Atomic<Int64>(0)
@@ -98,21 +96,23 @@ public final class DataPlaneServer: Sendable {
     public func start() throws -> String {
         let existing = state.withLock { $0.baseURL }
         if let existing { return existing }
-        let listener = try TCPListener(binding: requestedAddress)
-        let address = listener.localAddress
+        let server = HTTPServer(
+            HTTPServerConfiguration(
+                address: requestedAddress, name: "dataplane", maxConnections: maxConnections,
+                maxPendingConnections: maxPendingConnections, maxPendingPerPeer: maxPendingPerPeer, headTimeout: headTimeout,
+                requiresOwnHost: false),
+            logger: logger
+        ) { [self] connection in
+            connectionCount.add(1, ordering: .relaxed)
+            DataPlaneConnectionLoop(server: self, connection: connection).run()
+        }
+        let address = try server.start()
         let baseURL = "http://\(address)"
         state.withLock {
-            $0.listener = listener
+            $0.server = server
             $0.baseURL = baseURL
             $0.stopping = false
         }
-        threads.enter()
-        let thread = Thread { [self] in
-            acceptLoop(listener)
-            threads.leave()
-        }
-        thread.name = "dataplane-accept"
-        thread.start()
         logger.log(.info, "dataplane", "serving on \(baseURL) (\(shaping.isUnlimited ? "unlimited" : "shaped"))")
         return baseURL
     }
@@ -122,20 +122,16 @@ public final class DataPlaneServer: Sendable {
 
     /// Stops accepting, closes every connection and waits (up to 5 s) for their threads.
     public func stop() {
-        let (listener, connections) = state.withLock { state -> (TCPListener?, [TCPConnection]) in
+        let server = state.withLock { state -> HTTPServer? in
             state.stopping = true
-            let result = (state.listener, Array(state.connections.values) + state.pending.all)
-            state.listener = nil
-            state.baseURL = nil
-            return result
+            defer {
+                state.server = nil
+                state.baseURL = nil
+            }
+            return state.server
         }
-        guard let listener else { return }
-        listener.shutdown()
-        for connection in connections { connection.shutdown() }
-        if threads.wait(timeout: .now() + 5) == .timedOut {
-            logger.log(.warning, "dataplane", "connection threads did not finish within 5 s of stop")
-        }
-        listener.close()
+        guard let server else { return }
+        server.stop()
         logger.log(.info, "dataplane", "stopped")
     }
 
@@ -161,16 +157,6 @@ public final class DataPlaneServer: Sendable {
     // MARK: - Internals used by the connection threads
 
     var isStopping: Bool { state.withLock { $0.stopping } }
-
-    /// Moves a pending connection that sent an authorized request to a serving slot; false when
-    /// every slot is taken (it is then answered `503`).
-    func admit(_ connection: TCPConnection) -> Bool {
-        state.withLock { state in
-            guard state.pending.remove(connection), !state.stopping, state.connections.count < maxConnections else { return false }
-            state.connections[ObjectIdentifier(connection)] = connection
-            return true
-        }
-    }
 
     /// Takes the one-shot faults that apply to a body covering `range`: a stall and a close
     /// offset, each at most once.
@@ -212,52 +198,6 @@ public final class DataPlaneServer: Sendable {
             let (seconds, attoseconds) = slice.components
             var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
             _ = nanosleep(&request, nil)
-        }
-    }
-
-    private func acceptLoop(_ listener: TCPListener) {
-        while true {
-            let connection: TCPConnection
-            do {
-                guard let accepted = try listener.accept(timeout: nil) else { continue }
-                connection = accepted
-            } catch let error as NetError where error.code == .acceptFailed && !isStopping {
-                // Out of descriptors or memory for a moment: keep serving the others.
-                logger.log(.error, "dataplane", "accept failed: \(error)")
-                pause(.milliseconds(10))
-                continue
-            } catch {
-                if !isStopping { logger.log(.error, "dataplane", "accept failed: \(error)") }
-                return
-            }
-            connectionCount.add(1, ordering: .relaxed)
-            let peer = connection.remoteAddress?.host ?? ""
-            let (accepted, evicted) = state.withLock { state -> (Bool, TCPConnection?) in
-                guard !state.stopping else { return (false, nil) }
-                let evicted = state.pending.add(connection, peer: peer, limit: maxPendingConnections, perPeer: maxPendingPerPeer)
-                return (true, evicted)
-            }
-            if let evicted {
-                logger.log(.debug, "dataplane", "too many connections wait for a request: closing the oldest of \(peer)")
-                evicted.shutdown()
-            }
-            guard accepted else {
-                connection.close()
-                continue
-            }
-            let acceptedAt = ContinuousClock.now
-            threads.enter()
-            let thread = Thread { [self] in
-                DataPlaneConnectionLoop(server: self, connection: connection, acceptedAt: acceptedAt).run()
-                state.withLock { state in
-                    _ = state.connections.removeValue(forKey: ObjectIdentifier(connection))
-                    _ = state.pending.remove(connection)
-                }
-                connection.close()
-                threads.leave()
-            }
-            thread.name = "dataplane-connection"
-            thread.start()
         }
     }
 }

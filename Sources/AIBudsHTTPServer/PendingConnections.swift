@@ -1,10 +1,10 @@
 import AIBudsNet
 
-/// The connections a data plane accepted that have not yet sent an authorized request: bounded in
+/// The connections a server accepted that have not yet sent an authorized request: bounded in
 /// all and per peer address, so that they never take the serving slots of authorized clients.
 /// When a newcomer would exceed a bound, the oldest waiting connection (of that peer, or of all)
 /// is evicted.
-struct DataPlanePendingPool {
+struct PendingConnections {
     private struct Entry {
         var connection: TCPConnection
         var peer: String
