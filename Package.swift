@@ -152,6 +152,7 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
         .testTarget(name: "AIBudsFilesTests", dependencies: ["AIBudsFiles"]),
+        .testTarget(name: "AIBudsHTTPServerTests", dependencies: ["AIBudsHTTPServer", "AIBudsLog", "AIBudsNet"]),
         .testTarget(name: "AIBudsProcessTests", dependencies: ["AIBudsProcess", "AIBudsSync"]),
         .testTarget(name: "AIBudsAITests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",

@@ -9,7 +9,7 @@ public final class HTTPServerConnection: @unchecked Sendable {
     public let connection: TCPConnection
     /// The peer's address (its host), for per-peer bounds and logs.
     public let peer: String
-    /// When the server accepted it.
+    /// The accept's instant: the first head is due within the head timeout of it.
     public let acceptedAt: ContinuousClock.Instant
     /// The server it belongs to.
     public let server: HTTPServer
