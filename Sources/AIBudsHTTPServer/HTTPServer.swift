@@ -51,7 +51,7 @@ public struct HTTPServerConfiguration: Sendable {
 /// ``HTTPServerConfiguration/maxPendingPerPeer`` from one address; a newcomer over either bound
 /// evicts the oldest waiting one) until its handler calls ``HTTPServerConnection/admit()`` after an
 /// authorized request; only then does it take one of the serving slots. A waiting connection must
-/// send its first head within the head timeout. Refusals are logged through a ``ThrottledLog``.
+/// send its first head within the head timeout. Refusals are logged through a ``/AIBudsLog/ThrottledLog``.
 public final class HTTPServer: Sendable {
     private struct RunState {
         var listener: TCPListener?
