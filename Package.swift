@@ -4,7 +4,7 @@ import PackageDescription
 /// Every library module is also a library product of the same name, so an app depends on exactly
 /// what it imports.
 let libraries = [
-    "AIBudsSync", "AIBudsFiles", "AIBudsHTTPServer", "AIBudsProcess", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
+    "AIBudsSync", "AIBudsFiles", "AIBudsHTTPServer", "AIBudsHTTPClient", "AIBudsProcess", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
     "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsDBus", "AIBudsBlueZ",
     "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
     "AIBudsPCM", "AIBudsAudio", "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
@@ -72,7 +72,9 @@ let package = Package(
         // libcurl from Debian (libcurl4-openssl-dev): HTTP to S3-compatible stores, signed by its
         // built-in AWS Signature Version 4.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "AIBudsS3", dependencies: ["AIBudsDigest", "AIBudsSync", "CCurl", "CCurlOptions", "AIBuds", "AIBudsTransfer"]),
+        // The one HTTP client: libcurl (handles kept, bodies streamed with limits, deadlines, typed errors).
+        .target(name: "AIBudsHTTPClient", dependencies: ["AIBudsSync", "CCurl", "CCurlOptions"]),
+        .target(name: "AIBudsS3", dependencies: ["AIBudsDigest", "AIBudsSync", "AIBudsHTTPClient", "AIBuds", "AIBudsTransfer"]),
         .target(name: "AIBudsAllInOne", dependencies: [
             "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsStabilization", "AIBudsBlueZ",
         ]),
@@ -148,10 +150,11 @@ let package = Package(
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsProcess", "CEspeakNG", "CPocketSphinx",
         ]),
         .target(name: "AIBudsOpenAI", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "CCurl", "CCurlOptions",
+            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsHTTPClient",
         ]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
         .testTarget(name: "AIBudsFilesTests", dependencies: ["AIBudsFiles"]),
+        .testTarget(name: "AIBudsHTTPClientTests", dependencies: ["AIBudsHTTPClient", "AIBudsProcess", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsHTTPServerTests", dependencies: ["AIBudsHTTPServer", "AIBudsLog", "AIBudsNet"]),
         .testTarget(name: "AIBudsProcessTests", dependencies: ["AIBudsProcess", "AIBudsSync"]),
         .testTarget(name: "AIBudsAITests", dependencies: [

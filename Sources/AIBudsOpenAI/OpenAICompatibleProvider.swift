@@ -1,6 +1,7 @@
 import AIBudsAIFoundation
 import AIBudsAudio
 import AIBudsFoundation
+import AIBudsHTTPClient
 import AIBudsLog
 import Foundation
 
@@ -115,8 +116,8 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
                 var errorBody = Data()
                 // Events that were chat chunks (or the closing [DONE]): a 200 with none is no chat answer.
                 var chunks = 0
-                let status = try CurlTransfer.perform(
-                    url: url, headers: headers + ["Accept: text/event-stream"], json: json, timeout: timeout,
+                let status = try Self.perform(
+                    url: url, headers: headers + ["Accept: text/event-stream"], json: json, form: nil, timeout: timeout,
                     cancelled: { cancel.isRaised }
                 ) { data in
                     errorBody.append(data.prefix(max(0, 4096 - errorBody.count)))
@@ -177,11 +178,11 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
         let wav: Data
         do { wav = try WAVFile.encode(audio) } catch { throw AIError(.invalidParameters, "\(error)", underlying: error) }
         var form = [
-            FormPart(name: "file", data: wav, filename: "speech.wav", contentType: "audio/wav"),
-            FormPart(name: "model", data: Data(configuration.transcriptionModel.utf8)),
-            FormPart(name: "response_format", data: Data("json".utf8)),
+            HTTPFormPart(name: "file", data: wav, filename: "speech.wav", contentType: "audio/wav"),
+            HTTPFormPart(name: "model", data: Data(configuration.transcriptionModel.utf8)),
+            HTTPFormPart(name: "response_format", data: Data("json".utf8)),
         ]
-        if let language { form.append(FormPart(name: "language", data: Data(language.utf8))) }
+        if let language { form.append(HTTPFormPart(name: "language", data: Data(language.utf8))) }
         let answer = try await request(base + "/audio/transcriptions", json: nil, form: form, limit: Self.transcriptionAnswerLimit)
         guard let decoded = try? JSONDecoder().decode(TranscriptionResponse.self, from: answer) else {
             throw AIError(.invalidResponse, "the transcription answer has no text: \(Self.excerpt(answer))")
@@ -217,14 +218,14 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
 
     /// Posts to `url` and returns the answer's body, at most `limit` bytes (a larger answer, or an
     /// error body of any size, is cut off there and refused).
-    private func request(_ url: String, json: Data?, form: [FormPart]?, limit: Int) async throws -> Data {
+    private func request(_ url: String, json: Data?, form: [HTTPFormPart]?, limit: Int) async throws -> Data {
         let cancel = CancelFlag()
         let headers = authHeaders
         let timeout = configuration.timeout
         return try await withTaskCancellationHandler {
             try await AIBlockingWork.run("aibuds-openai") {
                 let body = LockedData(limit: limit)
-                let status = try CurlTransfer.perform(
+                let status = try Self.perform(
                     url: url, headers: headers, json: json, form: form, timeout: timeout, cancelled: { cancel.isRaised }
                 ) { body.append($0) }
                 guard (200..<300).contains(status) else { throw Self.httpError(status, body.data, url) }
@@ -234,6 +235,39 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
             cancel.raise()
         }
     }
+
+    /// One POST through the project's HTTP client: `json` or `form` as the body, the answer's bytes
+    /// to `onData` (which may refuse the rest with an `AIError`), at most `timeout` seconds in all;
+    /// returns the status. Transport failures are `AIError`s: unreachable, timeout, cancelled.
+    static func perform(
+        url: String, headers: [String], json: Data?, form: [HTTPFormPart]?, timeout: Double,
+        cancelled: @escaping @Sendable () -> Bool, onData: @escaping (Data) -> AIError?
+    ) throws -> Int {
+        var lines = headers
+        let body: HTTPClientRequest.Body
+        if let form {
+            body = .form(form)
+        } else {
+            lines.append("Content-Type: application/json")
+            body = .bytes(json ?? Data())
+        }
+        let request = HTTPClientRequest(
+            "POST", url: url, headers: lines, body: body, stallTimeout: .seconds(30), totalTimeout: .milliseconds(Int64(timeout * 1000)))
+        do {
+            return try client.perform(request, cancelled: cancelled) { onData($0) }.status
+        } catch let error as HTTPClientError {
+            switch error.kind {
+            case .unreachable: throw AIError(.serverUnreachable, error.message)
+            case .timeout: throw AIError(.timeout, error.message)
+            case .canceled: throw AIError(.canceled)
+            case .refused: throw AIError(.invalidResponse, error.message)
+            case .transport: throw AIError(.serverUnreachable, error.message)
+            }
+        }
+    }
+
+    /// The process's HTTP client for the provider's requests (its handles and connections are kept).
+    private static let client = HTTPClient()
 
     static func httpError(_ status: Int, _ body: Data, _ url: String) -> AIError {
         let message = LogRedactor.shared.redact((try? JSONDecoder().decode(ErrorResponse.self, from: body))?.message ?? excerpt(body))

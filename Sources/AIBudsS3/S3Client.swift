@@ -1,6 +1,6 @@
 import AIBudsDigest
+import AIBudsHTTPClient
 import AIBudsSync
-import CCurl
 import Foundation
 
 /// One answer of the store.
@@ -17,10 +17,11 @@ public struct S3Response: Sendable {
 /// built-in AWS Signature Version 4 (`CURLOPT_AWS_SIGV4`). The signature covers the body's SHA-256
 /// (`x-amz-content-sha256`) unless the caller sends it unsigned (``PayloadHash/unsigned``, for
 /// parts that carry a checksum the store verifies instead: not every store checks the signed
-/// hash; SeaweedFS accepts a wrong one, while it refuses a wrong `x-amz-checksum-*`). Thread-safe: each
-/// request takes a libcurl handle no other request uses meanwhile; handles are kept between
-/// requests (up to `keptHandles`) with their connections, so a station's hundreds of small
-/// requests (heads, states, ledger entries) do not each connect anew.
+/// hash; SeaweedFS accepts a wrong one, while it refuses a wrong `x-amz-checksum-*`). Requests go
+/// through the project's one HTTP client (`AIBudsHTTPClient`), which keeps libcurl handles and
+/// their connections between requests, so a station's hundreds of small requests (heads, states,
+/// ledger entries) do not each connect anew. An answer's body is kept in memory up to
+/// ``answerLimit`` and refused beyond it: the store's answers are small documents.
 public final class S3Client: Sendable {
     /// The store and the credentials.
     public let settings: S3Settings
@@ -32,36 +33,15 @@ public final class S3Client: Sendable {
         /// `UNSIGNED-PAYLOAD`: the body is not part of the signature (a checksum header guards it).
         case unsigned
     }
-    /// Handles with their live connections, waiting for the next request.
-    private let idle = Locked<[CurlHandle]>([])
+    /// The most bytes of an answer kept (error documents, upload states, ledger entries, part lists).
+    public static let answerLimit = 16 << 20
+    private let http = HTTPClient()
     /// Requests sent so far (for tests that count them).
     let requestsSent = Locked(0)
-    private static let keptHandles = 16
 
     /// Creates a client of the store that `settings` describe.
     public init(settings: S3Settings) {
         self.settings = settings
-    }
-
-    deinit {
-        for handle in idle.withLock({ $0 }) { curl_easy_cleanup(handle.pointer) }
-    }
-
-    /// A handle for one request: a kept one (its options reset, its connections kept), or a new one.
-    private func takeHandle() -> CurlHandle? {
-        if let kept = idle.withLock({ $0.popLast() }) { return kept }
-        return curl_easy_init().map(CurlHandle.init)
-    }
-
-    /// Keeps a handle after a request that got an answer; one that failed is closed.
-    private func giveBack(_ handle: CurlHandle, reusable: Bool) {
-        curl_easy_reset(handle.pointer)
-        let kept = reusable && idle.withLock { idle in
-            guard idle.count < Self.keptHandles else { return false }
-            idle.append(handle)
-            return true
-        }
-        if !kept { curl_easy_cleanup(handle.pointer) }
     }
 
     /// The URL of `key` in `bucket` (path-style or virtual-hosted), with `query` (already encoded).
@@ -90,10 +70,6 @@ public final class S3Client: Sendable {
         payload: PayloadHash? = nil
     ) throws -> S3Response {
         requestsSent.withLock { $0 += 1 }
-        guard let kept = takeHandle() else { throw S3Error(.network, "libcurl could not make a handle") }
-        let handle = kept.pointer
-        var answered = false
-        defer { giveBack(kept, reusable: answered) }
         let target = url(bucket: bucket, key: key, query: query)
         var lines = headers.map { "\($0.key): \($0.value)" }
         switch payload {
@@ -107,50 +83,15 @@ public final class S3Client: Sendable {
         if headers.keys.contains(where: { $0.lowercased() == "content-type" }) == false, method == "PUT" || method == "POST" {
             lines.append("Content-Type: application/octet-stream")
         }
-        var list: UnsafeMutablePointer<curl_slist>?
-        for line in lines { list = curl_slist_append(list, line) }
-        defer { curl_slist_free_all(list) }
-        let sink = ResponseSink()
-        let unmanaged = Unmanaged.passRetained(sink)
-        defer { unmanaged.release() }
-        let status: CURLcode = target.withCString { urlText in
-            "aws:amz:\(settings.region):s3".withCString { provider in
-                "\(settings.accessKeyID):\(settings.secretAccessKey)".withCString { userpwd in
-                    method.withCString { methodText in
-                        body.withUnsafeBytes { bytes in
-                            Curl.set(handle, CURLOPT_URL, pointer: urlText)
-                            Curl.set(handle, CURLOPT_AWS_SIGV4, pointer: provider)
-                            Curl.set(handle, CURLOPT_USERPWD, pointer: userpwd)
-                            Curl.set(handle, CURLOPT_HTTPHEADER, pointer: UnsafeRawPointer(list))
-                            Curl.set(handle, CURLOPT_NOSIGNAL, 1)
-                            // libcurl adds `Expect: 100-continue` to large bodies: send them at once instead.
-                            Curl.set(handle, CURLOPT_EXPECT_100_TIMEOUT_MS, 0)
-                            Curl.set(handle, CURLOPT_CONNECTTIMEOUT, 10)
-                            Curl.set(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-                            Curl.set(handle, CURLOPT_LOW_SPEED_TIME, 60)
-                            switch method {
-                            case "HEAD": Curl.set(handle, CURLOPT_NOBODY, 1)
-                            case "GET": break
-                            default:
-                                Curl.set(handle, CURLOPT_CUSTOMREQUEST, pointer: methodText)
-                                Curl.set(handle, CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(bytes.count))
-                                Curl.set(handle, CURLOPT_POSTFIELDS, pointer: bytes.count > 0 ? bytes.baseAddress : UnsafeRawPointer(("" as StaticString).utf8Start))
-                            }
-                            Curl.set(handle, CURLOPT_WRITEFUNCTION, pointer: unsafeBitCast(ResponseSink.write, to: UnsafeRawPointer.self))
-                            Curl.set(handle, CURLOPT_WRITEDATA, pointer: unmanaged.toOpaque())
-                            Curl.set(handle, CURLOPT_HEADERFUNCTION, pointer: unsafeBitCast(ResponseSink.header, to: UnsafeRawPointer.self))
-                            Curl.set(handle, CURLOPT_HEADERDATA, pointer: unmanaged.toOpaque())
-                            return curl_easy_perform(handle)
-                        }
-                    }
-                }
-            }
+        let request = HTTPClientRequest(
+            method, url: target, headers: lines, body: .bytes(body),
+            awsSigV4: ("aws:amz:\(settings.region):s3", "\(settings.accessKeyID):\(settings.secretAccessKey)"))
+        do {
+            let (response, answer) = try http.fetch(request, limit: Self.answerLimit)
+            return S3Response(status: response.status, headers: response.headers, body: answer)
+        } catch let error as HTTPClientError {
+            throw S3Error(.network, error.message)
         }
-        guard status == CURLE_OK else {
-            throw S3Error(.network, "\(method) \(target): \(String(cString: curl_easy_strerror(status)))")
-        }
-        answered = true
-        return S3Response(status: Curl.responseCode(handle), headers: sink.headers, body: sink.body)
     }
 
     /// `send`, then an ``S3Error`` for any status outside 200–299, with the store's error code.
@@ -201,31 +142,6 @@ public final class S3Client: Sendable {
     }
 }
 
-/// Collects an answer's headers and body from libcurl's callbacks.
-private final class ResponseSink {
-    var headers: [String: String] = [:]
-    var body = Data()
-
-    static let write: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, user in
-        guard let data, let user else { return 0 }
-        let sink = Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue()
-        sink.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size * count)
-        return size * count
-    }
-
-    static let header: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, user in
-        guard let data, let user else { return 0 }
-        let sink = Unmanaged<ResponseSink>.fromOpaque(user).takeUnretainedValue()
-        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size * count), as: UTF8.self)
-        if line.hasPrefix("HTTP/") { sink.headers = [:] }
-        if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].lowercased()
-            sink.headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        return size * count
-    }
-}
-
 /// The text of XML elements in the store's small answers (error documents, upload ids, part lists).
 enum XMLText {
     /// The text of the first `<name>` element, unescaped.
@@ -254,9 +170,4 @@ enum XMLText {
             .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&amp;", with: "&")
     }
-}
-
-/// A libcurl easy handle, moved between threads but used by one request at a time.
-private struct CurlHandle: @unchecked Sendable {
-    let pointer: UnsafeMutableRawPointer
 }

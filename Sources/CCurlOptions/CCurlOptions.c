@@ -17,6 +17,11 @@ CURLcode aibuds_curl_set_write(CURL *handle, aibuds_curl_data_callback callback,
     return code != CURLE_OK ? code : curl_easy_setopt(handle, CURLOPT_WRITEDATA, context);
 }
 
+CURLcode aibuds_curl_set_header(CURL *handle, aibuds_curl_data_callback callback, void *context) {
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, callback);
+    return code != CURLE_OK ? code : curl_easy_setopt(handle, CURLOPT_HEADERDATA, context);
+}
+
 CURLcode aibuds_curl_set_progress(CURL *handle, aibuds_curl_progress_callback callback, void *context) {
     CURLcode code = curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
     if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_XFERINFODATA, context);
