@@ -66,12 +66,17 @@ struct EmulatorFixture {
     }
 
     /// Scans until a device with `name` is found and returns it as a storable device.
+    /// Scans until a device named `name` is found, as an app scans again (up to four scans of
+    /// `timeout`: on a loaded machine a device on the `ble` link once answered its identity after
+    /// the first scan ended).
     func device(named name: String, timeout: Double = 1.5) async throws -> any DeviceConvertible {
-        let found = try await AIBudsSDK.scan(timeout: timeout)
-        guard let match = found.first(where: { $0.name == name }),
-            let device = AIBudsSDK.makeStorableDeviceFromDiscovered(match)
-        else { throw AIBudsError(.peripheralUnavailable, "\(name) was not found") }
-        return device
+        for _ in 0..<4 {
+            let found = try await AIBudsSDK.scan(timeout: timeout)
+            if let match = found.first(where: { $0.name == name }), let device = AIBudsSDK.makeStorableDeviceFromDiscovered(match) {
+                return device
+            }
+        }
+        throw AIBudsError(.peripheralUnavailable, "\(name) was not found")
     }
 
     /// Scans once and returns a storable device for each name, in order.
