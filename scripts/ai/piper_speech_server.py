@@ -51,13 +51,25 @@ def main() -> None:
                 self.error(404, "not found")
 
         def do_POST(self):
+            # The body is read before any answer: on a kept-alive connection, a body left unread
+            # would be parsed as the next request (its JSON as a method: 501).
+            try:
+                length = int(self.headers.get("Content-Length", "0"))
+            except ValueError:
+                self.close_connection = True
+                return self.error(400, "Content-Length is not a number")
+            if length < 0 or length > 1 << 20:
+                self.close_connection = True
+                return self.error(413, "the body is over 1 MiB")
+            raw = self.rfile.read(length)
             if self.path.rstrip("/") != "/v1/audio/speech":
                 return self.error(404, "not found")
             try:
-                length = int(self.headers.get("Content-Length", "0"))
-                request = json.loads(self.rfile.read(length) or b"{}")
+                request = json.loads(raw or b"{}")
             except (ValueError, json.JSONDecodeError):
                 return self.error(400, "the body is not JSON")
+            if not isinstance(request, dict):
+                return self.error(400, "the body is not a JSON object")
             text = request.get("input")
             if not isinstance(text, str) or not text.strip():
                 return self.error(400, "'input' must be non-empty text")
