@@ -2,7 +2,7 @@
 # Installs what the build and the tests need and the toolchain does not bring: Debian packages
 # (libcrypto and libdeflate headers, curl for the interop tests and benchmarks; libdbus-1 headers for the BlueZ
 # plugin, dbus-daemon for the private buses of the BlueZ tests, python3-dbusmock for its bluez5
-# template; FFmpeg's libraries for video stabilization and the ffmpeg program its tests and
+# template, python3-dbus and python3-gi for scripts/bluez/standin.py; FFmpeg's libraries for video stabilization and the ffmpeg program its tests and
 # benchmark use) and the Python venvs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +16,8 @@ command -v gdb >/dev/null || missing+=(gdb)
 [ -f /usr/include/dbus-1.0/dbus/dbus.h ] || missing+=(libdbus-1-dev)
 [ -x /usr/bin/dbus-daemon ] || missing+=(dbus-daemon)
 /usr/bin/python3 -c 'import dbusmock' 2>/dev/null || missing+=(python3-dbusmock)
+# scripts/bluez/standin.py, the independent BlueZ stand-in: dbus-python on GLib's main loop.
+/usr/bin/python3 -c 'import dbus.mainloop.glib, gi.repository.GLib' 2>/dev/null || missing+=(python3-dbus python3-gi)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 for lib in libavformat libavcodec libswscale libavutil; do
   pkg-config --exists "$lib" 2>/dev/null || missing+=("$lib-dev")

@@ -44,7 +44,12 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, DeviceOtaAPI, 
             let session = try await opener.openSMPSession(to: peripheral, logger: logger)
             do {
                 let identity = try await session.readIdentity()
-                if let mac = macAddress, DeviceStore.normalizedMACKey(mac) != DeviceStore.normalizedMACKey(identity.macAddress) {
+                // A BLE device's reported MAC often differs from its BLE address (a random address, a
+                // classic-Bluetooth MAC): until the first connection the device knows only its BLE
+                // address, so only a MAC it reported on an earlier connection is checked.
+                if let mac = macAddress, DeviceStore.normalizedMACKey(mac) != DeviceStore.normalizedMACKey(peripheral.address.host),
+                    DeviceStore.normalizedMACKey(mac) != DeviceStore.normalizedMACKey(identity.macAddress)
+                {
                     throw AIBudsError(
                         .peripheralUnavailable, "another device (\(identity.macAddress)) answers at \(peripheral.address), not \(mac)")
                 }
