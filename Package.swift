@@ -155,6 +155,7 @@ let package = Package(
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
         .testTarget(name: "AIBudsFilesTests", dependencies: ["AIBudsFiles"]),
         .testTarget(name: "AIBudsHTTPClientTests", dependencies: ["AIBudsHTTPClient", "AIBudsProcess", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsS3Tests", dependencies: ["AIBudsS3", "AIBudsProcess", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsHTTPServerTests", dependencies: ["AIBudsHTTPServer", "AIBudsLog", "AIBudsNet"]),
         .testTarget(name: "AIBudsProcessTests", dependencies: ["AIBudsProcess", "AIBudsSync"]),
         .testTarget(name: "AIBudsAITests", dependencies: [
@@ -163,7 +164,7 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsStabilizationTests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBuds", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsSyntheticVideo", "AIBudsEmulator",
-            "AIBudsProcess",
+            "AIBudsProcess", "AIBudsStabilization",
         ]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsDigestTests", dependencies: ["AIBudsDigest"]),

@@ -24,7 +24,7 @@ for piece in pieces:
     targets[name] = set(re.findall(r'"([^"]+)"', deps.group(1))) if deps else set()
 
 project = set(targets)
-IMPORT = re.compile(r'^\s*(?:@[\w()"., ]+\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|typealias)\s+)?(\w+)', re.M)
+IMPORT = re.compile(r'^[ \t]*(?:@\w+(?:\([^)\n]*\))?[ \t]+)*import\s+(?:(?:struct|class|enum|protocol|func|var|typealias)\s+)?(\w+)', re.M)
 # A C target uses a system library when it includes a header that the library's shim.h includes.
 INCLUDE = re.compile(r'^\s*#\s*include\s*<([^>]+)>', re.M)
 # The C library's own headers (a shim may include <errno.h> too) say nothing about a system library.

@@ -134,7 +134,8 @@ public final class S3MediaStore: MediaObjectStore {
         let expected = sha256.isEmpty ? try SHA256.hash(fileAt: file) : sha256
         let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? UInt64 ?? 0
         var skipping: Set<String> = []
-        for _ in 1...1000 {
+        // Each lost race takes one key out of the 17 freeKey tries.
+        for _ in 0...Self.numberedKeys {
             let key: String
             switch try freeKey(deviceID: deviceID, objectName: objectName, sha256: expected, skipping: skipping) {
             case .stored(let existing):
@@ -178,12 +179,18 @@ public final class S3MediaStore: MediaObjectStore {
         }
     }
 
+    /// How many numbered keys (`name`, `name (2)`, …) are asked for before the key named by the bytes.
+    static let numberedKeys = 16
+
     /// A key under the device's place for `objectName`: one whose object holds these bytes
-    /// already, or the first free one (`name`, `name (2)`, … past keys taken by other bytes).
+    /// already, or the first free one of `name`, `name (2)`, … `name (16)` and last `name
+    /// (<first 16 hex digits of the SHA-256>)`, which no other bytes want. At most 17 `HEAD`s,
+    /// whatever the store answers (one that calls every key taken was asked 1,000 times).
     private func freeKey(deviceID: String, objectName: String, sha256: [UInt8], skipping: Set<String> = []) throws -> ChosenKey {
-        for counter in 1...1000 {
-            let key = prefix(ofDevice: deviceID) + (counter == 1 ? objectName : Self.numbered(objectName, counter))
-            if skipping.contains(key) { continue }
+        let prefix = prefix(ofDevice: deviceID)
+        var candidates = (1...Self.numberedKeys).map { prefix + ($0 == 1 ? objectName : SafeFileName.numbered(objectName, "\($0)")) }
+        candidates.append(prefix + SafeFileName.numbered(objectName, String(sha256.hexString.prefix(16))))
+        for key in candidates where !skipping.contains(key) {
             let head = try client.send("HEAD", bucket: location.bucket, key: key)
             switch head.status {
             case 200:
@@ -194,7 +201,9 @@ public final class S3MediaStore: MediaObjectStore {
                 throw S3Client.error(head, "HEAD s3://\(location.bucket)/\(key)")
             }
         }
-        throw S3Error(.http, "no free key for \(objectName) under \(location(ofDevice: deviceID))")
+        throw S3Error(
+            .http, "no free key for \(objectName) under \(location(ofDevice: deviceID)): the store says other bytes hold "
+                + "all \(candidates.count) keys tried, the last named by these bytes' SHA-256")
     }
 
     private enum ChosenKey {
@@ -238,12 +247,6 @@ public final class S3MediaStore: MediaObjectStore {
         guard (200..<300).contains(response.status) || response.status == 412 else {
             throw S3Client.error(response, "recording \(entry.name) in the ledger")
         }
-    }
-
-    /// `stem (N).ext`, as local imports number names.
-    static func numbered(_ name: String, _ counter: Int) -> String {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "\(name) (\(counter))" }
-        return "\(name[..<dot]) (\(counter))\(name[dot...])"
     }
 }
 

@@ -121,9 +121,15 @@ public enum SafeFileName {
         return kept + digest + ext
     }
 
-    /// `stem (N).ext`.
-    private static func numbered(_ name: String, _ counter: Int) -> String {
+    /// `stem (LABEL).ext` (`name (LABEL)` without an extension of at most 16 bytes): the name of
+    /// the next copy when `name` is taken, `label` being its number or another distinguishing text.
+    public static func numbered(_ name: String, _ label: String) -> String {
         let (stem, ext) = splitExtension(name)
-        return "\(stem) (\(counter))\(ext)"
+        return "\(stem) (\(label))\(ext)"
+    }
+
+    /// `stem (N).ext`: the name of copy number `counter` when `name` is taken.
+    public static func numbered(_ name: String, _ counter: Int) -> String {
+        numbered(name, String(counter))
     }
 }

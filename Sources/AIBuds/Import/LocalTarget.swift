@@ -1,4 +1,5 @@
 import AIBudsDigest
+import AIBudsTransfer
 import Foundation
 
 #if canImport(Glibc)
@@ -39,7 +40,7 @@ enum LocalTarget: Sendable, Equatable {
         isAvailable: (String) -> Bool = { _ in true }
     ) throws -> LocalTarget {
         for counter in 1...10_000 {
-            let candidate = counter == 1 ? name : numbered(name, counter)
+            let candidate = counter == 1 ? name : SafeFileName.numbered(name, counter)
             guard isAvailable(candidate) else { continue }
             var info = stat()
             // Anything at the name, a dangling symbolic link included, takes it.
@@ -52,9 +53,4 @@ enum LocalTarget: Sendable, Equatable {
         throw CocoaError(.fileWriteFileExists, userInfo: [NSFilePathErrorKey: directory.appendingPathComponent(name).path])
     }
 
-    /// `stem (N).ext` (or `name (N)` without an extension).
-    static func numbered(_ name: String, _ counter: Int) -> String {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "\(name) (\(counter))" }
-        return "\(name[..<dot]) (\(counter))\(name[dot...])"
-    }
 }

@@ -1,5 +1,6 @@
 import AIBudsFoundation
 import AIBudsLog
+import AIBudsTransfer
 import AIBudsWire
 import Foundation
 import Synchronization
@@ -93,7 +94,7 @@ struct StabilizationPhase: Sendable {
         let base = ext.isEmpty ? "\(stem).stabilized" : "\(stem).stabilized.\(ext)"
         var counter = 1
         while true {
-            let name = counter == 1 ? base : LocalTarget.numbered(base, counter)
+            let name = counter == 1 ? base : SafeFileName.numbered(base, counter)
             let url = directory.appendingPathComponent(name)
             if !FileManager.default.fileExists(atPath: url.path) { return url }
             counter += 1
