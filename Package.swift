@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "CPlaneSampler"),
         // FFmpeg's log callback takes a va_list, which Swift cannot receive: formatted in C, handed to Swift.
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
-        .target(name: "AIBudsStabilization", dependencies: ["AIBudsFoundation", "AIBudsLog", "AIBuds", "CFFmpeg", "CFFmpegLog", "CPlaneSampler"]),
+        .target(name: "AIBudsStabilization", dependencies: ["AIBudsSync", "AIBudsFoundation", "AIBudsLog", "AIBuds", "CFFmpeg", "CFFmpegLog", "CPlaneSampler"]),
         // Rendered clips with known camera motion, their sidecars, and an independent motion
         // estimate: for the stabilization tests, the benchmark and the emulator's videos.
         .target(name: "AIBudsSyntheticVideo", dependencies: ["AIBudsStabilization", "CFFmpeg"]),

@@ -1,3 +1,4 @@
+import AIBudsSync
 import AIBudsAIFoundation
 import AIBudsAudio
 import AIBudsFoundation
@@ -27,18 +28,18 @@ public final class OfflineAIProvider: AIConnectSDK {
         }
         let speech: PCMAudio
         do { speech = try audio.speechFormat() } catch { throw AIError(.invalidParameters, "\(error)", underlying: error) }
-        let text = try await AIBlockingWork.run("aibuds-pocketsphinx") { try PocketSphinxRecognizer.transcribe(speech) }
+        let text = try await runOnOwnThread(name: "aibuds-pocketsphinx") { _ in try PocketSphinxRecognizer.transcribe(speech) }
         return AITranscript(text: text, language: "en")
     }
 
     /// espeak-ng's voice for `language`; `voice` (an espeak-ng voice name such as `en-us`) wins when given.
     public func synthesize(_ text: String, language: String, voice: String?) async throws -> PCMAudio {
-        try await AIBlockingWork.run("aibuds-espeak") { try EspeakSynthesizer.synthesize(text, language: voice ?? language) }
+        try await runOnOwnThread(name: "aibuds-espeak") { _ in try EspeakSynthesizer.synthesize(text, language: voice ?? language) }
     }
 
     /// Apertium's pair for `source`→`target`.
     public func translate(_ text: String, from source: String, to target: String) async throws -> String {
-        try await AIBlockingWork.run("aibuds-apertium") { try ApertiumTranslator.translate(text, from: source, to: target) }
+        try await runOnOwnThread(name: "aibuds-apertium") { _ in try ApertiumTranslator.translate(text, from: source, to: target) }
     }
 
     /// The two most representative sentences.

@@ -3,6 +3,7 @@ import AIBudsAudio
 import AIBudsFoundation
 import AIBudsHTTPClient
 import AIBudsLog
+import AIBudsSync
 import Foundation
 
 /// Where an OpenAI-compatible provider sends each kind of request, and with which models.
@@ -219,20 +220,15 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
     /// Posts to `url` and returns the answer's body, at most `limit` bytes (a larger answer, or an
     /// error body of any size, is cut off there and refused).
     private func request(_ url: String, json: Data?, form: [HTTPFormPart]?, limit: Int) async throws -> Data {
-        let cancel = CancelFlag()
         let headers = authHeaders
         let timeout = configuration.timeout
-        return try await withTaskCancellationHandler {
-            try await AIBlockingWork.run("aibuds-openai") {
-                let body = LockedData(limit: limit)
-                let status = try Self.perform(
-                    url: url, headers: headers, json: json, form: form, timeout: timeout, cancelled: { cancel.isRaised }
-                ) { body.append($0) }
-                guard (200..<300).contains(status) else { throw Self.httpError(status, body.data, url) }
-                return body.data
-            }
-        } onCancel: {
-            cancel.raise()
+        return try await runOnOwnThread(name: "aibuds-openai") { cancel in
+            let body = LockedData(limit: limit)
+            let status = try Self.perform(
+                url: url, headers: headers, json: json, form: form, timeout: timeout, cancelled: { cancel.isRaised }
+            ) { body.append($0) }
+            guard (200..<300).contains(status) else { throw Self.httpError(status, body.data, url) }
+            return body.data
         }
     }
 

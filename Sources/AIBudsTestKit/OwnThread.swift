@@ -12,7 +12,7 @@ import Foundation
 /// Runs blocking `body` on a thread of its own and returns its result, leaving Swift
 /// concurrency's threads free meanwhile.
 public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await runOnOwnThread(name: "aibuds-test-blocking") { Result { try body() } }.get()
+    try await runOnOwnThread(name: "aibuds-test-blocking") { _ in try body() }
 }
 
 /// What a program run by ``runProgram(_:_:environment:)`` printed, and how it ended.

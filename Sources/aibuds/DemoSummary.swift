@@ -33,8 +33,8 @@ struct DemoSummary {
         let videos = imported.filter { $0.metadata.fileType == .video }
         let rate = importSeconds > 0 ? UInt64(Double(bytes) / importSeconds) : 0
         var lines = ["", "Summary (\(String(format: "%.1f", total.seconds)) s)"]
-        lines.append("  imported     \(imported.count) of \(listed) files, \(MediaImportProgressView.bytes(bytes)) in "
-            + String(format: "%.2f s", importSeconds) + " (\(MediaImportProgressView.bytes(rate))/s)")
+        lines.append("  imported     \(imported.count) of \(listed) files, \(TerminalText.bytes(bytes)) in "
+            + String(format: "%.2f s", importSeconds) + " (\(TerminalText.bytes(rate))/s)")
         lines.append("  verified     \(verified) of \(imported.count) files match the device's SHA-256")
         lines.append("  stabilized   \(stabilized.count) of \(videos.count) videos in " + String(format: "%.1f s", stabilizationSeconds)
             + " (gyro EIS from each video's six-axis log)")
@@ -51,7 +51,7 @@ struct DemoSummary {
         if let speaker { lines.append("               the glasses' speaker played it: \(path(speaker))") }
         lines.append("  recordings   \(recordings.count) on the watch through TopStep's TSMediaFile:")
         for recording in recordings {
-            lines.append("               \(path(recording.local)) (\(MediaImportProgressView.bytes(recording.size)))")
+            lines.append("               \(path(recording.local)) (\(TerminalText.bytes(recording.size)))")
         }
         if let importError { lines.append("  error        \(importError)") }
         for problem in problems { lines.append("  problem      \(problem)") }

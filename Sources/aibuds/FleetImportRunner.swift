@@ -86,8 +86,8 @@ final class FleetImportRunner: @unchecked Sendable {
             let rate = report.seconds > 0 ? UInt64(saturating: Double(report.bytesFetched) / report.seconds) : 0
             let files = report.devices.reduce(0) { $0 + $1.files.filter { $0.status == "imported" }.count }
             view.line(
-                "Imported \(files) files from \(report.devices.count) devices, fetched \(MediaImportProgressView.bytes(report.bytesFetched)) in "
-                    + String(format: "%.1f s", report.seconds) + " (\(MediaImportProgressView.bytes(rate))/s).")
+                "Imported \(files) files from \(report.devices.count) devices, fetched \(TerminalText.bytes(report.bytesFetched)) in "
+                    + String(format: "%.1f s", report.seconds) + " (\(TerminalText.bytes(rate))/s).")
         }
         if interrupted() { return .interrupted }
         return report.success ? .ok : .failure

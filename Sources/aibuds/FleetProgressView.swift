@@ -19,35 +19,24 @@ final class FleetProgressView {
         var bytes: UInt64 { [finishedBytes, activeBytes.values.saturatingSum { $0 }].saturatingSum { $0 } }
     }
 
-    private let style: MediaImportProgressView.Style
-    private let clock = ContinuousClock()
+    private let output: LiveLines
     private var devices: [String: Device] = [:]
     private var order: [String] = []
-    private var pending: [String] = []
-    private var drawnLines = 0
-    private var lastDraw: ContinuousClock.Instant?
-    private var lastPlain: ContinuousClock.Instant
 
     /// Creates a view in `style`.
-    init(style: MediaImportProgressView.Style) {
-        self.style = style
-        lastPlain = clock.now
+    init(style: LiveLines.Style) {
+        output = LiveLines(style: style)
     }
 
     /// Prints a permanent line above the live ones.
     func line(_ text: String) {
-        switch style {
-        case .silent: return
-        case .plain: CLI.say(text)
-        case .terminal:
-            pending.append(TerminalText.keepingLines(text))
-            redraw(force: true)
-        }
+        output.add(text)
+        redraw(force: true)
     }
 
     /// Shows one event of the station.
     func show(_ event: FleetImportEvent) {
-        if case .silent = style { return }
+        if output.isSilent { return }
         switch event {
         case .fetch(let id, let step):
             if case .listed(let files) = step { update(id) { $0.state = "listed \(files.count) files" } }
@@ -82,7 +71,7 @@ final class FleetProgressView {
                 break
             }
         case .stored(let id, let model):
-            if case .plain = style, let url = model.objectURL {
+            if output.isPlain, let url = model.objectURL {
                 line("\(name(id)): stored \(TerminalText.safe(model.metadata.fileName)) as \(TerminalText.safe(url.absoluteString))")
             }
         case .finished(let result):
@@ -102,12 +91,7 @@ final class FleetProgressView {
     /// Removes the live lines (before the summary).
     func end() {
         redraw(force: true)
-        guard case .terminal = style, drawnLines > 0 else { return }
-        var out = "\u{1B}[\(drawnLines)A"
-        for _ in 0..<drawnLines { out += "\r\u{1B}[2K\n" }
-        out += "\u{1B}[\(drawnLines)A"
-        drawnLines = 0
-        FileHandle.standardOutput.write(Data(out.utf8))
+        output.clear()
     }
 
     private func name(_ id: String) -> String { TerminalText.safe(id) }
@@ -122,42 +106,18 @@ final class FleetProgressView {
     }
 
     private func redraw(force: Bool = false) {
-        let now = clock.now
         let total = order.compactMap { devices[$0] }
         let speed = total.saturatingSum(\.speed)
         let bytes = total.saturatingSum(\.bytes)
         let files = total.reduce(0) { $0 + $1.done }
-        switch style {
-        case .silent:
-            return
-        case .plain:
-            for text in pending { CLI.say(text) }
-            pending.removeAll()
-            if now - lastPlain >= .seconds(5), speed > 0 {
-                lastPlain = now
-                CLI.say("station: \(MediaImportProgressView.bytes(bytes)), \(files) files, \(MediaImportProgressView.bytes(speed))/s over \(total.count) devices")
-            }
-        case .terminal(let width):
-            if !force, let lastDraw, now - lastDraw < .milliseconds(100) { return }
-            lastDraw = now
-            var out = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
-            for text in pending { out += "\r\u{1B}[2K" + MediaImportProgressView.fit(text, width) + "\n" }
-            pending.removeAll()
-            var live = total.map { device in
-                MediaImportProgressView.fit(
-                    "  \(MediaImportProgressView.fit(device.name, 24).padding(toLength: 24, withPad: " ", startingAt: 0)) "
-                        + "\(device.done)/\(device.files) files  \(MediaImportProgressView.bytes(device.bytes))"
-                        + " of \(MediaImportProgressView.bytes(device.totalBytes))  \(MediaImportProgressView.bytes(device.speed))/s  \(device.state)",
-                    width)
-            }
-            live.append(MediaImportProgressView.fit(
-                "  station: \(files) files, \(MediaImportProgressView.bytes(bytes)), \(MediaImportProgressView.bytes(speed))/s", width))
-            for text in live { out += "\r\u{1B}[2K" + text + "\n" }
-            let stale = max(0, drawnLines - live.count)
-            for _ in 0..<stale { out += "\r\u{1B}[2K\n" }
-            if stale > 0 { out += "\u{1B}[\(stale)A" }
-            drawnLines = live.count
-            FileHandle.standardOutput.write(Data(out.utf8))
+        output.draw(force: force) {
+            total.map { device in
+                "  \(TerminalText.fit(device.name, 24).padding(toLength: 24, withPad: " ", startingAt: 0)) "
+                    + "\(device.done)/\(device.files) files  \(TerminalText.bytes(device.bytes))"
+                    + " of \(TerminalText.bytes(device.totalBytes))  \(TerminalText.bytes(device.speed))/s  \(device.state)"
+            } + ["  station: \(files) files, \(TerminalText.bytes(bytes)), \(TerminalText.bytes(speed))/s"]
+        } plainProgress: {
+            speed > 0 ? "station: \(TerminalText.bytes(bytes)), \(files) files, \(TerminalText.bytes(speed))/s over \(total.count) devices" : nil
         }
     }
 }

@@ -200,8 +200,8 @@ struct MediaImportCommand: CLICommand {
         let fetched = report.files.saturatingSum(\.bytesFetched)
         let rate = report.seconds > 0 ? UInt64(saturating: Double(fetched) / report.seconds) : 0
         view.line(
-            "Imported \(result.importedFiles.count) files, fetched \(MediaImportProgressView.bytes(fetched)) in "
-                + String(format: "%.1f s", report.seconds) + " (\(MediaImportProgressView.bytes(rate))/s).")
+            "Imported \(result.importedFiles.count) files, fetched \(TerminalText.bytes(fetched)) in "
+                + String(format: "%.1f s", report.seconds) + " (\(TerminalText.bytes(rate))/s).")
         if let error = result.error {
             if error.code == .importFilesCanceled {
                 view.line("Cancelled: run the same command again to resume.")

@@ -62,12 +62,12 @@ struct MediaListCommand: CLICommand {
         let width = min(60, names.map(\.count).max() ?? 4)
         CLI.say("NAME".padding(toLength: width, withPad: " ", startingAt: 0) + "  TYPE   " + "SIZE".leftPadded(10) + "  SIX-AXIS")
         for (file, safeName) in zip(listing.files, names) {
-            let name = MediaImportProgressView.fit(safeName, width).padding(toLength: width, withPad: " ", startingAt: 0)
+            let name = TerminalText.fit(safeName, width).padding(toLength: width, withPad: " ", startingAt: 0)
             let type = file.type.name.padding(toLength: 5, withPad: " ", startingAt: 0)
-            CLI.say("\(name)  \(type)  \(MediaImportProgressView.bytes(file.size).leftPadded(10))  \(file.hasSixAxisData ? "yes" : "")")
+            CLI.say("\(name)  \(type)  \(TerminalText.bytes(file.size).leftPadded(10))  \(file.hasSixAxisData ? "yes" : "")")
         }
         let total = listing.files.saturatingSum(\.size)
-        CLI.say("\(listing.files.count) files, \(MediaImportProgressView.bytes(total)) (list generation \(listing.generation))")
+        CLI.say("\(listing.files.count) files, \(TerminalText.bytes(total)) (list generation \(listing.generation))")
         return .ok
     }
 }

@@ -1,3 +1,4 @@
+import AIBudsSync
 import AIBuds
 import AIBudsStabilization
 import Foundation
@@ -113,9 +114,9 @@ struct StabilizeCommand: CLICommand {
         let view = StabilizeProgressView(enabled: !json && isatty(STDERR_FILENO) == 1, name: input.lastPathComponent)
         let started = ContinuousClock.now
         let work = Task { [settings] in
-            try await DedicatedThread.run(name: "aibuds.stabilize") { shouldStop in
+            try await runOnOwnThread(name: "aibuds.stabilize", stackSize: 8 << 20) { cancel in
                 try GyroStabilizer(settings: settings).stabilize(
-                    input: input, log: log, profile: profile, output: target, shouldStop: shouldStop, progress: view.show)
+                    input: input, log: log, profile: profile, output: target, shouldStop: { cancel.isRaised }, progress: view.show)
             }
         }
         let interrupt = MediaInterrupt { work.cancel() }

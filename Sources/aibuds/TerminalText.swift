@@ -59,4 +59,31 @@ enum TerminalText {
         default: return false
         }
     }
+
+    /// `text` cut to `width` characters with an ellipsis.
+    static func fit(_ text: String, _ width: Int) -> String {
+        text.count <= width ? text : String(text.prefix(max(1, width - 1))) + "…"
+    }
+
+    /// Bytes in decimal units: `512 B`, `12.3 MB`.
+    static func bytes(_ count: UInt64) -> String {
+        let units = ["B", "kB", "MB", "GB", "TB"]
+        var value = Double(count)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.2f" : "%.1f", value) + " " + units[unit]
+    }
+
+    /// Seconds as `45s`, `3m05s`, `1h02m`.
+    static func duration(_ seconds: Double) -> String {
+        // Past 10,000 hours (a lying size, a crawling link) the exact figure means nothing.
+        guard seconds.isFinite, seconds >= 0, seconds < 36_000_000 else { return "?" }
+        let total = Int(seconds.rounded(.up))
+        if total < 60 { return "\(total)s" }
+        if total < 3600 { return String(format: "%dm%02ds", total / 60, total % 60) }
+        return String(format: "%dh%02dm", total / 3600, (total % 3600) / 60)
+    }
 }

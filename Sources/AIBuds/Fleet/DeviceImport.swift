@@ -1,3 +1,4 @@
+import AIBudsSync
 import AIBudsFoundation
 import AIBudsWire
 import Foundation
@@ -38,7 +39,7 @@ struct DeviceImport: Sendable {
                 if let store {
                     // The store's ledger, beside the objects, knows what every station stored.
                     let listed = models
-                    let known = try await Self.offThread { try listed.map { try store.hasImported(deviceID: id, name: $0.fileName, size: $0.fileSize ?? 0) } }
+                    let known = try await runOnOwnThread(name: "aibuds-object-store") { _ in try listed.map { try store.hasImported(deviceID: id, name: $0.fileName, size: $0.fileSize ?? 0) } }
                     files = zip(models, known).filter { !$0.1 }.map(\.0)
                 } else {
                     files = models.filter { !ledger.contains(name: $0.fileName, size: $0.fileSize ?? 0) }
@@ -95,14 +96,5 @@ struct DeviceImport: Sendable {
         }
         try? await engine.endTransferSession()
         return outcome
-    }
-
-    /// Runs blocking `work` (object store requests) on a thread of its own.
-    static func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
-            let thread = Thread { done.resume(with: Result { try work() }) }
-            thread.name = "aibuds-object-store"
-            thread.start()
-        }
     }
 }

@@ -1,3 +1,4 @@
+import AIBudsSync
 import AIBuds
 import AIBudsFoundation
 import Foundation
@@ -28,10 +29,10 @@ public final class GyroStabilizationPlugin: VideoStabilizationPlugin {
         }
         let profile = try job.lensProfile.map { try LensProfileParser.parse($0) } ?? lensProfile
         let stabilizer = GyroStabilizer(settings: settings)
-        try await DedicatedThread.run(name: "aibuds.stabilize") { shouldStop in
+        try await runOnOwnThread(name: "aibuds.stabilize", stackSize: 8 << 20) { cancel in
             let log = try GyroLogParser.parse(contentsOf: logURL)
             try stabilizer.stabilize(
-                input: job.sourceURL, log: log, profile: profile, output: job.outputURL, shouldStop: shouldStop, progress: progress)
+                input: job.sourceURL, log: log, profile: profile, output: job.outputURL, shouldStop: { cancel.isRaised }, progress: progress)
         }
     }
 }
