@@ -45,14 +45,14 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsNet",
         ]),
         .target(name: "AIBudsSMPClient", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsNet",
+            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsNet",
         ]),
         .target(name: "AIBuds", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
             "AIBudsTransfer", "AIBudsPCM", "AIBudsProcess",
         ]),
         .target(name: "AIBudsSMP", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
+            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
         ]),
         // The SMP devices' AI audio path (DeviceAIAudioAPI over the Audio group, Opus): apart from
         // AIBudsSMP so that the device core links no audio library.
@@ -60,7 +60,7 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBuds", "AIBudsSMP", "AIBudsAudio",
         ]),
         .target(name: "AIBudsEmulator", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",
+            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsHTTPServer", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",
             "AIBudsAudio", "AIBudsProcess",
         ]),
         .target(name: "TopStepComKit", dependencies: [
@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "CPlaneSampler"),
         // FFmpeg's log callback takes a va_list, which Swift cannot receive: formatted in C, handed to Swift.
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
-        .target(name: "AIBudsStabilization", dependencies: ["AIBudsSync", "AIBudsFoundation", "AIBudsLog", "AIBuds", "CFFmpeg", "CFFmpegLog", "CPlaneSampler"]),
+        .target(name: "AIBudsStabilization", dependencies: ["AIBudsSync", "AIBudsFiles", "AIBudsFoundation", "AIBudsLog", "AIBuds", "CFFmpeg", "CFFmpegLog", "CPlaneSampler"]),
         // Rendered clips with known camera motion, their sidecars, and an independent motion
         // estimate: for the stabilization tests, the benchmark and the emulator's videos.
         .target(name: "AIBudsSyntheticVideo", dependencies: ["AIBudsStabilization", "CFFmpeg"]),
@@ -126,7 +126,7 @@ let package = Package(
         // Audio (issue 16): PCM, WAV, Opus and Ogg/Opus, resampling, voice activity, playback.
         // AIBudsPCM holds the value types (PCMAudio, AudioError, ReceivedAudioFrame) and links no
         // library, so the device core names them without the audio libraries.
-        .target(name: "AIBudsPCM"),
+        .target(name: "AIBudsPCM", dependencies: ["AIBudsFiles"]),
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "COggOpus", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev", "libopusenc-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),

@@ -1,15 +1,20 @@
+import AIBudsFiles
 import Foundation
 
 /// RIFF/WAVE files of 16-bit integer PCM: strict parsing (every chunk inside the file, one `fmt `
 /// before `data`, whole frames) with `AudioError`s that name the byte where a file went wrong.
 public enum WAVFile {
-    /// Reads a 16-bit PCM WAV file (plain or `WAVE_FORMAT_EXTENSIBLE` with the PCM sub-format).
+    /// The largest WAV file read whole: 1 GiB, about 3 hours of 48 kHz stereo.
+    public static let maximumFileSize = 1 << 30
+
+    /// Reads a 16-bit PCM WAV file (plain or `WAVE_FORMAT_EXTENSIBLE` with the PCM sub-format), a
+    /// regular file of at most ``maximumFileSize`` bytes.
     public static func read(from url: URL) throws -> PCMAudio {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try InputFile.read(url, limit: maximumFileSize)
         } catch {
-            throw AudioError.io(path: url.path, reason: "cannot read: \(error.localizedDescription)")
+            throw AudioError.io(path: url.path, reason: "cannot read: \(error.reason)")
         }
         return try decode(data)
     }

@@ -1,4 +1,5 @@
 import AIBudsDigest
+import AIBudsFiles
 import AIBudsWire
 import Foundation
 
@@ -23,13 +24,16 @@ public struct SMPFirmwareImage: Sendable {
         self.data = data
     }
 
-    /// Reads and checks the image file at `path`.
+    /// The largest image file read (256 MiB; a slot of a wearable holds a few MiB).
+    public static let maximumFileSize = 256 << 20
+
+    /// Reads and checks the image file at `path` (a regular file of at most ``maximumFileSize`` bytes).
     public init(path: String) throws(SMPError) {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try InputFile.read(URL(fileURLWithPath: path), limit: Self.maximumFileSize)
         } catch {
-            throw SMPError(.localIO, "cannot read the firmware image \(path)", underlying: error)
+            throw SMPError(.localIO, "cannot read the firmware image \(error)", underlying: error)
         }
         try self.init(data: data)
     }

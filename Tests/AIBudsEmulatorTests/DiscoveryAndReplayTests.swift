@@ -32,6 +32,24 @@ struct DiscoveryAndReplayTests {
         #expect(names.contains { $0.hasPrefix("\(getpid())-") })
     }
 
+    /// The discovery folder is shared by every process of the user: a link planted to /dev/zero
+    /// or a FIFO named like an announcement is refused (read before: the start never ended).
+    @Test func plantedDevicesAndFIFOsInTheDiscoveryFolderAreSkipped() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("1-1.json").path, withDestinationPath: "/dev/zero")
+        #expect(mkfifo(folder.appendingPathComponent("2-2.json").path, 0o600) == 0)
+        let (emulator, _) = try startEmulator { configuration in
+            configuration.announce = true
+            configuration.discoveryDirectory = folder
+        }
+        defer { emulator.stop() }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names.contains("1-1.json") && names.contains("2-2.json"))
+        #expect(names.contains { $0.hasPrefix("\(getpid())-") })
+    }
+
     @Test func aDifferentRequestWithAnOldSequenceNumberIsExecutedNotReplayed() async throws {
         let (emulator, address) = try startEmulator()
         defer { emulator.stop() }

@@ -1,3 +1,4 @@
+import AIBudsFiles
 import AIBudsFoundation
 import AIBudsWire
 import Foundation
@@ -10,6 +11,8 @@ public enum MediaSources {
     public static let maxGeneratedSize: UInt64 = 1 << 40
     /// The largest six-axis sidecar read into memory (64 MiB).
     static let maxSidecarSize = 64 << 20
+    /// The largest manifest read (16 MiB: about 100,000 entries).
+    static let maxManifestSize = 16 << 20
 
     /// Every regular file below `folder` with a media extension, named by its path relative to
     /// `folder` (components joined by `/`). A video with a sidecar `<name>.gcsv` (or
@@ -65,8 +68,8 @@ public enum MediaSources {
     /// ``maxNameBytes``: `../x`, `/etc/x`, control characters and NUL are all just names.
     public static func load(manifest url: URL) throws(EmulatorError) -> [MediaSeed] {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw EmulatorError(.invalidManifest, "cannot read the manifest \(url.path)", underlying: error)
+        do { data = try InputFile.read(url, limit: maxManifestSize) } catch {
+            throw EmulatorError(.invalidManifest, "cannot read the manifest \(error)", underlying: error)
         }
         return try load(manifestData: data, base: url.deletingLastPathComponent(), path: url.path)
     }
@@ -110,14 +113,8 @@ public enum MediaSources {
 
     static func readSidecar(_ url: URL, code: EmulatorError.Code = .invalidMediaFolder) throws(EmulatorError) -> Data {
         // Only a regular file: a device such as /dev/zero reports size 0 and never ends.
-        guard (try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path))?[.type] as? FileAttributeType == .typeRegular else {
-            throw EmulatorError(code, "the six-axis sidecar \(url.path) is not a regular file")
-        }
-        guard try fileSize(url, code: code) <= UInt64(maxSidecarSize) else {
-            throw EmulatorError(code, "the six-axis sidecar \(url.path) is larger than \(maxSidecarSize) bytes")
-        }
-        do { return try Data(contentsOf: url) } catch {
-            throw EmulatorError(code, "cannot read \(url.path)", underlying: error)
+        do { return try InputFile.read(url, limit: maxSidecarSize) } catch {
+            throw EmulatorError(code, "the six-axis sidecar \(error)", underlying: error)
         }
     }
 }

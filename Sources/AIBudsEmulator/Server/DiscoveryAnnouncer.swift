@@ -1,3 +1,4 @@
+import AIBudsFiles
 import AIBudsWire
 import Foundation
 #if canImport(Glibc)
@@ -38,7 +39,7 @@ final class DiscoveryAnnouncer: Sendable {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let file = directory.appendingPathComponent(name)
-            guard let data = try? Data(contentsOf: file), data.count < 64 * 1024,
+            guard let data = try? InputFile.read(file, limit: 64 * 1024),
                 let announcement = try? JSONDecoder().decode(DiscoveryAnnouncement.self, from: data),
                 announcement.pid > 0, kill(announcement.pid, 0) != 0, errno == ESRCH
             else { continue }

@@ -1,4 +1,5 @@
 import AIBuds
+import AIBudsFiles
 import AIBudsFoundation
 import AIBudsWire
 import Foundation
@@ -24,7 +25,8 @@ struct SMPDiscovery: Sendable {
         let decoder = JSONDecoder()
         return names.sorted().filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.compactMap { name in
             let url = directory.appendingPathComponent(name)
-            guard let data = try? Data(contentsOf: url), data.count < 64 * 1024,
+            // The folder is shared: a link planted to /dev/zero or a FIFO is refused, not read.
+            guard let data = try? InputFile.read(url, limit: 64 * 1024),
                 let announcement = try? decoder.decode(DiscoveryAnnouncement.self, from: data),
                 Self.isRunning(announcement.pid)
             else { return nil }

@@ -1,3 +1,4 @@
+import AIBudsFiles
 import Foundation
 
 /// Reads Gyroflow's `.gcsv` six-axis log strictly: every malformed piece is a ``GyroLogError``
@@ -25,19 +26,13 @@ public enum GyroLogParser {
     ///   is not a regular file (a device such as `/dev/zero`, a folder), or one over ``maximumBytes``.
     public static func parse(contentsOf url: URL) throws(GyroLogError) -> GyroLog {
         do throws(GyroLogError) {
-            var status = stat()
-            guard stat(url.path, &status) == 0 else {
-                throw GyroLogError(.notAGyroLog, line: 0, "cannot be read (\(String(cString: strerror(errno))))")
-            }
-            guard status.st_mode & S_IFMT == S_IFREG else {
-                throw GyroLogError(.notAGyroLog, line: 0, "is not a regular file (a device, a folder or a FIFO)")
-            }
-            guard Int(status.st_size) <= maximumBytes else {
-                throw GyroLogError(.sampleCount, line: 0, "the log is larger than \(maximumBytes) bytes")
-            }
             let data: Data
-            do { data = try Data(contentsOf: url) } catch {
-                throw GyroLogError(.notAGyroLog, line: 0, "cannot be read (\(error.localizedDescription))")
+            do { data = try InputFile.read(url, limit: maximumBytes) } catch {
+                switch error.kind {
+                case .tooLarge: throw GyroLogError(.sampleCount, line: 0, "the log is larger than \(maximumBytes) bytes")
+                case .notARegularFile: throw GyroLogError(.notAGyroLog, line: 0, "is not a regular file (a device, a folder or a FIFO)")
+                case .unreadable: throw GyroLogError(.notAGyroLog, line: 0, "cannot be read (\(error.reason))")
+                }
             }
             return try parse(data)
         } catch {

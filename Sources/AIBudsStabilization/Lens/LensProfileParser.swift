@@ -1,3 +1,4 @@
+import AIBudsFiles
 import Foundation
 
 /// Reads Gyroflow's lens-profile JSON strictly: `calib_dimension` {w, h},
@@ -10,11 +11,11 @@ public enum LensProfileParser {
 
     /// Parses the file at `url`.
     public static func parse(contentsOf url: URL) throws -> LensProfile {
-        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        if let size = (attributes[.size] as? NSNumber)?.intValue, size > maximumBytes {
-            throw LensProfileError(field: "", "the profile is larger than \(maximumBytes) bytes")
+        let data: Data
+        do { data = try InputFile.read(url, limit: maximumBytes) } catch {
+            throw LensProfileError(field: "", "the profile \(error)")
         }
-        return try parse(Data(contentsOf: url))
+        return try parse(data)
     }
 
     /// Parses a profile held in memory.
