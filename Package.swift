@@ -154,13 +154,13 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
         .testTarget(name: "AIBudsFilesTests", dependencies: ["AIBudsFiles"]),
-        .testTarget(name: "AIBudsHTTPClientTests", dependencies: ["AIBudsHTTPClient", "AIBudsProcess", "AIBudsTestKit"]),
-        .testTarget(name: "AIBudsS3Tests", dependencies: ["AIBudsS3", "AIBudsProcess", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsHTTPClientTests", dependencies: ["AIBudsHTTPClient", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsS3Tests", dependencies: ["AIBudsS3", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsHTTPServerTests", dependencies: ["AIBudsHTTPServer", "AIBudsLog", "AIBudsNet"]),
         .testTarget(name: "AIBudsProcessTests", dependencies: ["AIBudsProcess", "AIBudsSync"]),
         .testTarget(name: "AIBudsAITests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
-            "AIBudsOfflineAI", "AIBudsTestKit", "AIBudsLog", "AIBudsProcess",
+            "AIBudsOfflineAI", "AIBudsTestKit", "AIBudsLog",
         ]),
         .testTarget(name: "AIBudsStabilizationTests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBuds", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsSyntheticVideo", "AIBudsEmulator",

@@ -1,7 +1,6 @@
 import AIBudsAIFoundation
 import AIBudsLog
 import AIBudsOpenAI
-import AIBudsProcess
 import AIBudsTestKit
 import Foundation
 import Testing
@@ -11,64 +10,37 @@ import Testing
 /// that are far larger than any real answer, and error texts that echo the API key.
 @Suite(.timeLimit(.minutes(3))) struct HostileOpenAIServerTests {
     /// The server: the first path segment names how it misbehaves.
-    static let script = #"""
-    import http.server, socketserver, sys
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        def log_message(self, *args): pass
-        def do_POST(self):
-            length = int(self.headers.get("Content-Length") or 0)
-            if length: self.rfile.read(length)
-            mode = self.path.split("/")[1]
-            def head(status, kind, size=None):
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                if size is not None: self.send_header("Content-Length", str(size))
-                else: self.send_header("Connection", "close")
-                self.end_headers()
-            try:
-                if mode == "notjson":
-                    body = b"{{{not json"
-                    head(200, "application/json", len(body)); self.wfile.write(body)
-                elif mode == "noblank":
-                    head(200, "text/event-stream")
-                    line = b"data: " + b"x" * 1000 + b"\n"
-                    for _ in range(20000): self.wfile.write(line)
-                elif mode == "noline":
-                    head(200, "text/event-stream")
-                    for _ in range(20000): self.wfile.write(b"y" * 1000)
-                elif mode == "huge":
-                    head(200, "audio/wav", 1 << 30)
-                    chunk = b"\0" * (1 << 20)
-                    for _ in range(1024): self.wfile.write(chunk)
-                elif mode == "echo":
-                    body = ('{"error": {"message": "bad key ' + self.headers.get("Authorization", "") + '"}}').encode()
-                    head(401, "application/json", len(body)); self.wfile.write(body)
-            except (BrokenPipeError, ConnectionResetError):
-                pass
-
-    class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-        daemon_threads = True
-
-    server = Server(("127.0.0.1", 0), Handler)
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
+    static let handler = #"""
+    mode = self.path.split("/")[1]
+    def head(status, kind, size=None):
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        if size is not None: self.send_header("Content-Length", str(size))
+        else: self.send_header("Connection", "close")
+        self.end_headers()
+    if mode == "notjson":
+        reply = b"{{{not json"
+        head(200, "application/json", len(reply)); self.wfile.write(reply)
+    elif mode == "noblank":
+        head(200, "text/event-stream")
+        line = b"data: " + b"x" * 1000 + b"\n"
+        for _ in range(20000): self.wfile.write(line)
+    elif mode == "noline":
+        head(200, "text/event-stream")
+        for _ in range(20000): self.wfile.write(b"y" * 1000)
+    elif mode == "huge":
+        head(200, "audio/wav", 1 << 30)
+        chunk = b"\0" * (1 << 20)
+        for _ in range(1024): self.wfile.write(chunk)
+    elif mode == "echo":
+        reply = ('{"error": {"message": "bad key ' + self.headers.get("Authorization", "") + '"}}').encode()
+        head(401, "application/json", len(reply)); self.wfile.write(reply)
     """#
 
-    /// Starts the server; returns its base URL and the process to stop.
-    private func start() async throws -> (base: String, server: ChildProcess, folder: URL) {
-        let folder = try makeTemporaryDirectory()
-        let file = folder.appendingPathComponent("hostile.py")
-        try Data(Self.script.utf8).write(to: file)
-        let portFile = folder.appendingPathComponent("port")
-        let server = try ChildProcess("/usr/bin/python3", [file.path], output: .file(portFile.path))
-        var port = ""
-        try await eventually("the hostile server prints its port") {
-            port = (try? String(contentsOf: portFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            return !port.isEmpty
-        }
-        return ("http://127.0.0.1:\(port)", server, folder)
+    /// Starts the server; returns its base URL and the server to stop.
+    private func start() async throws -> (base: String, server: ScriptedHTTPServer, folder: URL) {
+        let server = try await ScriptedHTTPServer.start(Self.handler)
+        return (server.base, server, server.folder)
     }
 
     private func provider(_ base: String, _ mode: String, key: String? = nil) -> OpenAICompatibleProvider {
@@ -88,7 +60,7 @@ import Testing
 
     @Test func malformedChatAnswersAreTypedErrorsNotSilence() async throws {
         let (base, server, folder) = try await start()
-        defer { server.kill(); try? FileManager.default.removeItem(at: folder) }
+        defer { server.stop(); try? FileManager.default.removeItem(at: folder) }
         // A 200 that is not an event stream at all: before, an empty reply and success.
         let notJSON = await chatError(provider(base, "notjson"))
         #expect(notJSON?.code == .invalidResponse, "\(String(describing: notJSON))")
@@ -107,7 +79,7 @@ import Testing
 
     @Test func aHugeSpeechAnswerIsRefusedAtItsLimit() async throws {
         let (base, server, folder) = try await start()
-        defer { server.kill(); try? FileManager.default.removeItem(at: folder) }
+        defer { server.stop(); try? FileManager.default.removeItem(at: folder) }
         do {
             _ = try await provider(base, "huge").synthesize("hi", language: "en", voice: nil)
             Issue.record("a 1 GiB answer was accepted")
@@ -119,7 +91,7 @@ import Testing
 
     @Test func anEchoedAPIKeyNeverReachesAMessage() async throws {
         let (base, server, folder) = try await start()
-        defer { server.kill(); try? FileManager.default.removeItem(at: folder) }
+        defer { server.stop(); try? FileManager.default.removeItem(at: folder) }
         let key = "sk-hostile-test-\(UUID().uuidString.prefix(8))"
         let failure = await chatError(provider(base, "echo", key: key))
         #expect(failure?.code == .serverError, "\(String(describing: failure))")

@@ -1,5 +1,4 @@
 import AIBudsHTTPClient
-import AIBudsProcess
 import AIBudsTestKit
 import Foundation
 import Testing
@@ -7,56 +6,28 @@ import Testing
 /// The one HTTP client against a hostile server on loopback (Python's http.server, started by the
 /// test): answers far larger than allowed, a peer that stops sending, a port where nothing listens.
 @Suite(.timeLimit(.minutes(2))) struct HTTPClientTests {
-    static let script = #"""
-    import http.server, socketserver, time
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        def log_message(self, *args): pass
-        def answer(self):
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            try:
-                if self.path == "/huge":
-                    self.send_response(200); self.send_header("Content-Length", str(1 << 30)); self.end_headers()
-                    chunk = b"\0" * (1 << 20)
-                    for _ in range(1024): self.wfile.write(chunk)
-                elif self.path == "/stall":
-                    self.send_response(200); self.send_header("Content-Length", "100"); self.end_headers()
-                    self.wfile.write(b"x" * 10); self.wfile.flush(); time.sleep(30)
-                else:
-                    reply = b"%s %d %s" % (self.command.encode(), len(body), (self.headers.get("X-Test") or "").encode())
-                    self.send_response(201); self.send_header("Content-Length", str(len(reply))); self.send_header("X-Echo", "yes"); self.end_headers()
-                    self.wfile.write(reply)
-            except (BrokenPipeError, ConnectionResetError):
-                pass
-        do_GET = do_PUT = do_POST = do_DELETE = answer
-
-    class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-        daemon_threads = True
-
-    server = Server(("127.0.0.1", 0), Handler)
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
+    static let handler = #"""
+    if self.path == "/huge":
+        self.send_response(200); self.send_header("Content-Length", str(1 << 30)); self.end_headers()
+        chunk = b"\0" * (1 << 20)
+        for _ in range(1024): self.wfile.write(chunk)
+    elif self.path == "/stall":
+        self.send_response(200); self.send_header("Content-Length", "100"); self.end_headers()
+        self.wfile.write(b"x" * 10); self.wfile.flush(); time.sleep(30)
+    else:
+        reply = b"%s %d %s" % (self.command.encode(), len(body), (self.headers.get("X-Test") or "").encode())
+        self.send_response(201); self.send_header("Content-Length", str(len(reply))); self.send_header("X-Echo", "yes"); self.end_headers()
+        self.wfile.write(reply)
     """#
 
-    private func start() async throws -> (base: String, server: ChildProcess) {
-        let folder = try makeTemporaryDirectory()
-        let file = folder.appendingPathComponent("server.py")
-        try Data(Self.script.utf8).write(to: file)
-        let portFile = folder.appendingPathComponent("port")
-        let server = try ChildProcess("/usr/bin/python3", [file.path], output: .file(portFile.path))
-        var port = ""
-        try await eventually("the server prints its port") {
-            port = (try? String(contentsOf: portFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            return !port.isEmpty
-        }
-        return ("http://127.0.0.1:\(port)", server)
+    private func start() async throws -> (base: String, server: ScriptedHTTPServer) {
+        let server = try await ScriptedHTTPServer.start(Self.handler)
+        return (server.base, server)
     }
 
     @Test func requestsCarryTheirBodyAndHeadersAndAnswersTheirs() async throws {
         let (base, server) = try await start()
-        defer { server.kill() }
+        defer { server.stop() }
         let client = HTTPClient()
         for _ in 0..<3 {  // a kept handle serves the next request
             let (response, body) = try client.fetch(
@@ -69,7 +40,7 @@ import Testing
 
     @Test func anAnswerOverTheLimitIsRefusedAsItGoesOver() async throws {
         let (base, server) = try await start()
-        defer { server.kill() }
+        defer { server.stop() }
         let clock = ContinuousClock()
         let started = clock.now
         let error = #expect(throws: HTTPClientError.self) {
@@ -81,7 +52,7 @@ import Testing
 
     @Test func aStalledAnswerIsATimeoutAndNothingListeningIsUnreachable() async throws {
         let (base, server) = try await start()
-        defer { server.kill() }
+        defer { server.stop() }
         let stalled = #expect(throws: HTTPClientError.self) {
             _ = try HTTPClient().fetch(HTTPClientRequest("GET", url: base + "/stall", stallTimeout: .seconds(1)), limit: 1024)
         }
@@ -94,7 +65,7 @@ import Testing
 
     @Test func cancellingStopsTheTransfer() async throws {
         let (base, server) = try await start()
-        defer { server.kill() }
+        defer { server.stop() }
         let error = #expect(throws: HTTPClientError.self) {
             _ = try HTTPClient().perform(HTTPClientRequest("GET", url: base + "/stall"), cancelled: { true }) { _ in nil }
         }

@@ -1,4 +1,3 @@
-import AIBudsProcess
 @testable import AIBudsS3
 import AIBudsTestKit
 import Foundation
@@ -9,56 +8,28 @@ import Testing
 /// refuses every conditional write. Each costs a bounded number of requests and bounded memory,
 /// and ends in a typed error.
 @Suite(.timeLimit(.minutes(2))) struct HostileS3StoreTests {
-    static let script = #"""
-    import http.server, socketserver
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        def log_message(self, *args): pass
-        def answer(self):
-            length = int(self.headers.get("Content-Length") or 0)
-            if length: self.rfile.read(length)
-            bucket = self.path.split("/")[1]
-            try:
-                if self.command == "HEAD" and bucket == "taken":
-                    # Every key "exists", with bytes of its own.
-                    self.send_response(200); self.send_header("Content-Length", "5")
-                    self.send_header("x-amz-meta-sha256", "0" * 64); self.end_headers()
-                elif self.command == "GET" and bucket == "huge":
-                    self.send_response(200); self.send_header("Content-Length", str(1 << 30)); self.end_headers()
-                    chunk = b"{" * (1 << 20)
-                    for _ in range(1024): self.wfile.write(chunk)
-                elif self.command == "HEAD":
-                    self.send_response(404); self.send_header("Content-Length", "0"); self.end_headers()
-                elif self.command == "PUT" and bucket == "racing":
-                    body = b"<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>"
-                    self.send_response(412); self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
-                else:
-                    self.send_response(200); self.send_header("Content-Length", "0"); self.send_header("ETag", '"e"'); self.end_headers()
-            except (BrokenPipeError, ConnectionResetError):
-                pass
-        do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = answer
-
-    class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-        daemon_threads = True
-
-    server = Server(("127.0.0.1", 0), Handler)
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
+    static let handler = #"""
+    bucket = self.path.split("/")[1]
+    if self.command == "HEAD" and bucket == "taken":
+        # Every key "exists", with bytes of its own.
+        self.send_response(200); self.send_header("Content-Length", "5")
+        self.send_header("x-amz-meta-sha256", "0" * 64); self.end_headers()
+    elif self.command == "GET" and bucket == "huge":
+        self.send_response(200); self.send_header("Content-Length", str(1 << 30)); self.end_headers()
+        chunk = b"{" * (1 << 20)
+        for _ in range(1024): self.wfile.write(chunk)
+    elif self.command == "HEAD":
+        self.send_response(404); self.send_header("Content-Length", "0"); self.end_headers()
+    elif self.command == "PUT" and bucket == "racing":
+        error = b"<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>"
+        self.send_response(412); self.send_header("Content-Length", str(len(error))); self.end_headers(); self.wfile.write(error)
+    else:
+        self.send_response(200); self.send_header("Content-Length", "0"); self.send_header("ETag", '"e"'); self.end_headers()
     """#
 
-    private func start() async throws -> (endpoint: URL, server: ChildProcess) {
-        let folder = try makeTemporaryDirectory()
-        let file = folder.appendingPathComponent("store.py")
-        try Data(Self.script.utf8).write(to: file)
-        let portFile = folder.appendingPathComponent("port")
-        let server = try ChildProcess("/usr/bin/python3", [file.path], output: .file(portFile.path))
-        var port = ""
-        try await eventually("the store prints its port") {
-            port = (try? String(contentsOf: portFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            return !port.isEmpty
-        }
-        return (URL(string: "http://127.0.0.1:\(port)")!, server)
+    private func start() async throws -> (endpoint: URL, server: ScriptedHTTPServer) {
+        let server = try await ScriptedHTTPServer.start(Self.handler)
+        return (URL(string: server.base)!, server)
     }
 
     private func store(_ endpoint: URL, bucket: String) -> S3MediaStore {
@@ -68,7 +39,7 @@ import Testing
 
     @Test func aStoreThatCallsEveryKeyTakenIsAskedAtMostSeventeenTimes() async throws {
         let (endpoint, server) = try await start()
-        defer { server.kill() }
+        defer { server.stop() }
         let store = store(endpoint, bucket: "taken")
         let sha = [UInt8](repeating: 0xAB, count: 32)
         let refused = #expect(throws: S3Error.self) {
@@ -80,7 +51,7 @@ import Testing
 
     @Test func aStoreThatRefusesEveryConditionalWriteEndsTheStoreOfAFile() async throws {
         let (endpoint, server) = try await start()
-        defer { server.kill() }
+        defer { server.stop() }
         let store = store(endpoint, bucket: "racing")
         let file = try makeTemporaryDirectory().appendingPathComponent("IMG_2.jpg")
         try Data(repeating: 1, count: 1000).write(to: file)
@@ -94,7 +65,7 @@ import Testing
 
     @Test func aGigabyteAnswerToALedgerReadIsRefusedAtTheLimit() async throws {
         let (endpoint, server) = try await start()
-        defer { server.kill() }
+        defer { server.stop() }
         let store = store(endpoint, bucket: "huge")
         let before = residentBytes()
         let refused = #expect(throws: S3Error.self) { _ = try store.ledgerEntry(deviceID: "watch", name: "IMG_3.jpg") }
