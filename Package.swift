@@ -4,7 +4,8 @@ import PackageDescription
 /// Every library module is also a library product of the same name, so an app depends on exactly
 /// what it imports.
 let libraries = [
-    "AIBudsSync", "AIBudsFiles", "AIBudsHTTPServer", "AIBudsHTTPClient", "AIBudsProcess", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
+    "AIBudsSync", "AIBudsFiles", "AIBudsHTTPServer", "AIBudsHTTPClient", "AIBudsProcess", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsCBOR", "AIBudsHTTPWire",
+    "AIBudsMCUboot", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
     "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsDBus", "AIBudsBlueZ",
     "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
     "AIBudsPCM", "AIBudsAudio", "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
@@ -30,29 +31,35 @@ let package = Package(
         .target(name: "CSpawn"),
         .target(name: "AIBudsProcess", dependencies: ["AIBudsSync", "CSpawn"]),
         .target(name: "AIBudsLog", dependencies: ["AIBudsSync"]),
-        .target(name: "AIBudsFoundation", dependencies: ["AIBudsSync", "AIBudsWire"]),
+        .target(name: "AIBudsFoundation", dependencies: ["AIBudsSync", "AIBudsHTTPWire"]),
         .systemLibrary(name: "CCrypto"),
         .systemLibrary(name: "CDeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(name: "AIBudsDigest", dependencies: ["CCrypto", "CDeflate"]),
         // libdbus-1 (Debian's libdbus-1-dev): the D-Bus client and service code of BlueZ's API.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "AIBudsDBus", dependencies: ["AIBudsSync", "CDBus"]),
-        .target(name: "AIBudsWire"),
+        // The wire formats, one module a job: CBOR (RFC 8949, with Codable), HTTP/1.1 heads and
+        // ranges, MCUboot images, and the device's own protocol (SMP framing and the messages of
+        // every group, live frame stamps, discovery announcements, device file names).
+        .target(name: "AIBudsCBOR"),
+        .target(name: "AIBudsHTTPWire"),
+        .target(name: "AIBudsMCUboot"),
+        .target(name: "AIBudsWire", dependencies: ["AIBudsCBOR", "AIBudsMCUboot"]),
         .target(name: "AIBudsNet", dependencies: ["AIBudsSync", "AIBudsLog"]),
         // The one HTTP/1.1 server: accept loop, bounded fair admission, head reading, Host check.
-        .target(name: "AIBudsHTTPServer", dependencies: ["AIBudsSync", "AIBudsLog", "AIBudsNet", "AIBudsWire"]),
+        .target(name: "AIBudsHTTPServer", dependencies: ["AIBudsSync", "AIBudsLog", "AIBudsNet", "AIBudsHTTPWire"]),
         .target(name: "AIBudsTransfer", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsNet",
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsHTTPWire", "AIBudsNet",
         ]),
         .target(name: "AIBudsSMPClient", dependencies: [
-            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsNet",
+            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsDigest", "AIBudsCBOR", "AIBudsMCUboot", "AIBudsWire", "AIBudsNet",
         ]),
         .target(name: "AIBuds", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
             "AIBudsTransfer", "AIBudsPCM", "AIBudsProcess",
         ]),
         .target(name: "AIBudsSMP", dependencies: [
-            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
+            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsCBOR", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
         ]),
         // The SMP devices' AI audio path (DeviceAIAudioAPI over the Audio group, Opus): apart from
         // AIBudsSMP so that the device core links no audio library.
@@ -60,7 +67,7 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBuds", "AIBudsSMP", "AIBudsAudio",
         ]),
         .target(name: "AIBudsEmulator", dependencies: [
-            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsHTTPServer", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",
+            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsHTTPServer", "AIBudsDigest", "AIBudsCBOR", "AIBudsHTTPWire", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",
             "AIBudsAudio", "AIBudsProcess",
         ]),
         .target(name: "TopStepComKit", dependencies: [
@@ -168,13 +175,15 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsDigestTests", dependencies: ["AIBudsDigest"]),
-        .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsWire"]),
+        .testTarget(name: "AIBudsCBORTests", dependencies: ["AIBudsCBOR", "AIBudsDigest", "AIBudsWire"]),
+        .testTarget(name: "AIBudsHTTPWireTests", dependencies: ["AIBudsHTTPWire"]),
+        .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsCBOR", "AIBudsWire", "AIBudsDigest"]),
         .testTarget(name: "AIBudsNetTests", dependencies: ["AIBudsNet"]),
         .testTarget(name: "AIBudsTransferTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsTransfer", "AIBudsEmulator", "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsSMPClientTests", dependencies: [
-            "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBudsEmulator",
+            "AIBudsSync", "AIBudsDigest", "AIBudsCBOR", "AIBudsMCUboot", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBudsEmulator",
             "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsSMPTests", dependencies: [
@@ -186,15 +195,15 @@ let package = Package(
             "AIBudsSMP", "AIBudsEmulator", "AIBudsTestKit", "AIBudsBlueZ", "AIBudsDBus", "TopStepComKit",
         ]),
         .testTarget(name: "AIBudsEmulatorTests", dependencies: [
-            "AIBudsSync", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",
+            "AIBudsSync", "AIBudsDigest", "AIBudsCBOR", "AIBudsHTTPWire", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",
             "AIBudsEmulator", "AIBudsLog", "AIBudsTestKit", "AIBudsAudio", "AIBudsProcess",
         ]),
         .testTarget(name: "TopStepComKitTests", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
+            "AIBudsSync", "AIBudsLog", "AIBudsCBOR", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
             "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsTests", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds",
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsCBOR", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds",
             "AIBudsSMP", "AIBudsSMPAudio", "AIBudsEmulator", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsAudio", "AIBudsS3",
             "AIBudsProcess",
         ]),
@@ -212,7 +221,7 @@ let package = Package(
             "AIBudsSyntheticVideo", "CFFmpeg", "CGStreamer",
         ]),
         .target(name: "AIBudsLiveStream", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsWire", "AIBudsNet", "CFFmpeg",
+            "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsHTTPWire", "AIBudsWire", "AIBudsNet", "CFFmpeg",
         ]),
         .executableTarget(name: "aibuds-bench-live", dependencies: [
             "AIBudsSync", "AIBudsProcess", "AIBudsWire", "AIBudsEmulator", "AIBudsLiveCamera", "AIBudsLiveStream",
@@ -238,7 +247,7 @@ package.targets += [
     .target(name: "CCrashHandler"),
     .target(name: "AIBudsCrashReporter", dependencies: ["AIBudsSync", "AIBudsLog", "CCrashHandler"]),
     .target(name: "AIBudsAIDashboard", dependencies: [
-        "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsWire", "AIBudsNet", "AIBudsSQLite", "AIBudsFiles", "AIBudsPCM",
+        "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsHTTPWire", "AIBudsNet", "AIBudsSQLite", "AIBudsFiles", "AIBudsPCM",
     ]),
     // The AI SDK's session observer feeding the dashboard's recorder.
     .target(name: "AIBudsAIDashboardBridge", dependencies: [

@@ -5,7 +5,7 @@
 // Invariants: no crash or hang; an accepted announcement encodes, and its encoding decodes to the
 // same announcement (round trip), and encoding that is a fixed point.
 
-import AIBudsWire
+@testable import AIBudsWire
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -7,6 +7,8 @@
 // one: a payload that `MediaListResponse.plainPage(from:)` reads is a map the generic decoder reads
 // as the same page.
 
+@testable import AIBudsCBOR
+@testable import AIBudsWire
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

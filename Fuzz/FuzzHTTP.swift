@@ -10,7 +10,7 @@
 //   path's device name, the bearer token, an absolute URL in the target) round-trip through their
 //   encoders: `headerValue`, `HTTPMediaPath.target` (exact bytes of the name), `description`.
 
-import AIBudsWire
+@testable import AIBudsHTTPWire
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

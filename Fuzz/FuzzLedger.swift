@@ -9,8 +9,7 @@
 // lines (`jsonLine`), the entries read again unchanged (round trip), and writing that is a fixed
 // point.
 
-import AIBudsFoundation
-import AIBudsWire
+@testable import AIBudsWire
 import Foundation
 
 private let deviceID = "fuzz-device"

@@ -6,7 +6,7 @@
 // accepted one's body and version parses back to the same version, sizes and hash, and verifies
 // with the hash function it was built with while the input verifies only if its bytes have it.
 
-import AIBudsWire
+@testable import AIBudsMCUboot
 import Foundation
 
 /// A stand-in for SHA-256 (the invariants need a function of the bytes, not a cryptographic one).

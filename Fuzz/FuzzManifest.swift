@@ -8,8 +8,7 @@
 // are two files, equal ones are refused); written back as a manifest (name, type, size, seed,
 // listed size, six-axis flag) it loads to the same files.
 
-import AIBudsFoundation
-import AIBudsWire
+@testable import AIBudsWire
 import Foundation
 
 /// A folder of this process for the manifest files (with a source file manifests may name).

@@ -9,7 +9,8 @@
 //   unless a wire type is negative, which the plain reader leaves to the generic path by design;
 // - no crash, hang or huge allocation (names of any length, counts near 2^64, deep nesting).
 
-import AIBudsWire
+@testable import AIBudsCBOR
+@testable import AIBudsWire
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -4,6 +4,8 @@
 // the length is wrong), the payload as one CBOR map, then the payload decoded as
 // every request type of SMPMessageCatalog and every response type. Every message that decodes
 // must re-encode to a payload that decodes again, with a deterministic encoding.
+@testable import AIBudsCBOR
+@testable import AIBudsWire
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")

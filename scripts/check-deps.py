@@ -6,6 +6,9 @@ For every target under Sources/ and Tests/, the project modules its Swift files 
 lists for it, no more and no fewer. Toolchain modules (Foundation, Testing, Glibc, ...) are not
 counted. A system-library target (a folder with a module.modulemap) counts as a project module.
 
+It also checks the module table of docs/architecture.md ("module | role | depends on"): each
+row's last column must list the row's dependencies exactly as Package.swift does, in its order.
+
 Usage: scripts/check-deps.py        exits 1 and lists every mismatch
 """
 import pathlib
@@ -48,6 +51,27 @@ for name, declared in sorted(targets.items()):
         problems.append(f'{name}: imports {module} but does not declare it')
     for module in sorted(declared - used):
         problems.append(f'{name}: declares {module} but imports nothing of it')
+# The module table of docs/architecture.md says what each module depends on, as Package.swift does.
+ordered = {}
+for piece in pieces:
+    name = re.match(r'\s*name:\s*"([^"]+)"', piece).group(1)
+    deps = re.search(r'dependencies:\s*\[(.*?)\]', piece, re.S)
+    ordered[name] = re.findall(r'"([^"]+)"', deps.group(1)) if deps else []
+lines = (root / 'docs' / 'architecture.md').read_text().split('\n')
+header = '| module | role | depends on (exactly as in Package.swift) |'
+if header not in lines:
+    problems.append('docs/architecture.md: the module table is missing')
+else:
+    for line in lines[lines.index(header) + 2:]:
+        if not line.startswith('| '):
+            break
+        row = re.match(r'^\| `([\w-]+)` \|', line)
+        if not row or row.group(1) not in ordered:
+            continue
+        written = line.rstrip().rstrip('|').rstrip().rsplit(' | ', 1)[1].strip()
+        expected = ', '.join(ordered[row.group(1)]) or '—'
+        if written != expected:
+            problems.append(f'docs/architecture.md: {row.group(1)} depends on "{expected}", the table says "{written}"')
 for line in problems:
     print(line)
 print(f'{len(targets)} targets checked, {len(problems)} mismatches')

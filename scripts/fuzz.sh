@@ -14,9 +14,10 @@
 #   gcsv          the six-axis log (.gcsv) parser of video stabilization
 #   lens          the lens-profile JSON parser of video stabilization
 #   mcuboot       the MCUboot firmware image parser (header, TLVs, hash)
-# cbor and smp are built over the AIBudsWire protocol sources; the others link AIBudsSync,
-# AIBudsWire and AIBudsFoundation built as modules (Fuzz/out/modules, rebuilt when a source is
-# newer), plus the sources they name. Everything is built with swiftc -sanitize=fuzzer,address.
+# Each target links the project's library-free modules (AIBudsSync, AIBudsFiles, AIBudsCBOR,
+# AIBudsHTTPWire, AIBudsMCUboot, AIBudsWire, AIBudsFoundation) built as static modules with
+# testing enabled (Fuzz/out/modules, rebuilt when a source is newer), plus the sources it names.
+# Everything is built with swiftc -sanitize=fuzzer,address.
 # Each target runs N inputs (default 20000) starting from the seed corpus in Fuzz/corpus/<target>
 # (read only); new interesting inputs go to Fuzz/out/corpus-<target>, crash inputs to
 # Fuzz/out/<target>-*, the full log to Fuzz/out/<target>.log.
@@ -45,14 +46,6 @@ out=Fuzz/out
 modules="$out/modules"
 mkdir -p "$out" "$modules"
 flags=(-O -sanitize=fuzzer,address -parse-as-library)
-# The protocol code of AIBudsWire (its HTTP folder is not part of these decoders).
-mapfile -t wire < <(find Sources/AIBudsWire/CBOR Sources/AIBudsWire/Codable Sources/AIBudsWire/SMP \
-    Sources/AIBudsWire/Messages Sources/AIBudsWire/Names Sources/AIBudsWire/Live -name '*.swift' | sort)
-
-if [[ $make_corpus == 1 ]]; then
-    "$swiftc" -O -parse-as-library -module-name MakeCorpus "${wire[@]}" Fuzz/MakeCorpus.swift -o "$out/make-corpus"
-    "$out/make-corpus" Fuzz/corpus
-fi
 
 # Builds module $1 from the Swift files under Sources/$1 as a static library with its
 # .swiftmodule in $modules, unless it is newer than every source and than the libraries of the
@@ -65,46 +58,65 @@ build_module() {
     [[ $stale == 1 ]] || return 0
     echo "== building module $name"
     mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
-    "$swiftc" "${flags[@]}" -module-name "$name" -I "$modules" -emit-module -emit-module-path "$modules/$name.swiftmodule" \
-        -emit-library -static "${sources[@]}" -o "$library"
+    "$swiftc" "${module_flags[@]}" -enable-testing -package-name AIBuds -module-name "$name" -I "$modules" -emit-module \
+        -emit-module-path "$modules/$name.swiftmodule" -emit-library -static "${sources[@]}" -o "$library"
 }
+
+# The modules every target links, each after those it imports, into $modules with $module_flags.
+build_modules() {
+    build_module AIBudsSync
+    build_module AIBudsFiles
+    build_module AIBudsCBOR
+    build_module AIBudsHTTPWire
+    build_module AIBudsMCUboot
+    build_module AIBudsWire AIBudsCBOR AIBudsMCUboot
+    build_module AIBudsFoundation AIBudsSync AIBudsHTTPWire
+}
+linking() {
+    echo -I "$modules" -L "$modules" -lAIBudsFoundation -lAIBudsWire -lAIBudsMCUboot -lAIBudsHTTPWire -lAIBudsCBOR \
+        -lAIBudsFiles -lAIBudsSync
+}
+
+if [[ $make_corpus == 1 ]]; then
+    # The corpus generator is an ordinary program: modules without the fuzzer's instrumentation.
+    module_flags=(-O -parse-as-library)
+    modules="$out/modules-plain"
+    mkdir -p "$modules"
+    build_modules
+    # shellcheck disable=SC2046
+    "$swiftc" -O -parse-as-library -package-name AIBuds -module-name MakeCorpus $(linking) Fuzz/MakeCorpus.swift -o "$out/make-corpus"
+    "$out/make-corpus" Fuzz/corpus
+fi
+
+module_flags=("${flags[@]}")
+modules="$out/modules"
+build_modules
 
 for target in "${targets[@]}"; do
     binary="$out/fuzz-$target"
     extra=()
-    linked=0
     case "$target" in
         cbor) source=Fuzz/FuzzCBOR.swift ;;
         smp) source=Fuzz/FuzzSMP.swift ;;
-        http) source=Fuzz/FuzzHTTP.swift; linked=1 ;;
-        medialist) source=Fuzz/FuzzMediaList.swift; linked=1 ;;
-        announcement) source=Fuzz/FuzzAnnouncement.swift; linked=1 ;;
-        mcuboot) source=Fuzz/FuzzMCUboot.swift; linked=1 ;;
+        http) source=Fuzz/FuzzHTTP.swift ;;
+        medialist) source=Fuzz/FuzzMediaList.swift ;;
+        announcement) source=Fuzz/FuzzAnnouncement.swift ;;
+        mcuboot) source=Fuzz/FuzzMCUboot.swift ;;
         manifest)
-            source=Fuzz/FuzzManifest.swift; linked=1
+            source=Fuzz/FuzzManifest.swift
             extra=(Sources/AIBudsEmulator/Media/MediaSources.swift Sources/AIBudsEmulator/Media/MediaRecord.swift
                 Sources/AIBudsEmulator/Media/MediaFileKind.swift Sources/AIBudsEmulator/Media/GeneratedContent.swift
                 Sources/AIBudsEmulator/Support/EmulatorError.swift Sources/AIBudsEmulator/Support/SeededRandom.swift) ;;
-        ledger) source=Fuzz/FuzzLedger.swift; linked=1; extra=(Sources/AIBuds/Import/ImportLedger.swift) ;;
-        gcsv) source=Fuzz/FuzzGcsv.swift; linked=2; mapfile -t extra < <(find Sources/AIBudsStabilization/IMU -name '*.swift' | sort) ;;
+        ledger) source=Fuzz/FuzzLedger.swift; extra=(Sources/AIBuds/Import/ImportLedger.swift) ;;
+        gcsv) source=Fuzz/FuzzGcsv.swift; mapfile -t extra < <(find Sources/AIBudsStabilization/IMU -name '*.swift' | sort) ;;
         lens)
-            source=Fuzz/FuzzLens.swift; linked=2
+            source=Fuzz/FuzzLens.swift
             mapfile -t extra < <(find Sources/AIBudsStabilization/IMU Sources/AIBudsStabilization/Lens -name '*.swift' | sort) ;;
         *) echo "fuzz.sh: unknown target $target (${all_targets[*]})" >&2; exit 64 ;;
     esac
     echo "== building $binary"
-    if [[ $linked == 2 ]]; then
-        # Parsers that need nothing of the project's other modules: their own sources only.
-        "$swiftc" "${flags[@]}" -use-ld=lld -module-name "Fuzz$target" "${extra[@]}" "$source" -o "$binary"
-    elif [[ $linked == 1 ]]; then
-        build_module AIBudsSync
-        build_module AIBudsWire
-        build_module AIBudsFoundation AIBudsSync AIBudsWire
-        "$swiftc" "${flags[@]}" -use-ld=lld -module-name "Fuzz$target" -I "$modules" -L "$modules" \
-            -lAIBudsFoundation -lAIBudsWire -lAIBudsSync "${extra[@]}" "$source" -o "$binary"
-    else
-        "$swiftc" "${flags[@]}" -use-ld=lld -module-name "Fuzz$target" "${wire[@]}" "$source" -o "$binary"
-    fi
+    # shellcheck disable=SC2046
+    "$swiftc" "${flags[@]}" -use-ld=lld -package-name AIBuds -module-name "Fuzz$target" $(linking) "${extra[@]}" "$source" -o "$binary"
     mkdir -p "$out/corpus-$target" "Fuzz/corpus/$target"
     echo "== fuzzing $target: $runs inputs"
     start=$(date +%s)

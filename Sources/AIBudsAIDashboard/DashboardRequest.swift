@@ -1,4 +1,4 @@
-import AIBudsWire
+import AIBudsHTTPWire
 import Foundation
 
 /// A request to the dashboard: its path, query parameters and what authorizes it.

@@ -1,5 +1,5 @@
 import AIBudsPCM
-import AIBudsWire
+import AIBudsHTTPWire
 import Foundation
 
 /// Answers the dashboard's authorized requests: the page and its files, and the JSON API

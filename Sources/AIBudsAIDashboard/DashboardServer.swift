@@ -2,7 +2,6 @@ import AIBudsHTTPServer
 import AIBudsLog
 import AIBudsNet
 import AIBudsSync
-import AIBudsWire
 import Dispatch
 import Foundation
 

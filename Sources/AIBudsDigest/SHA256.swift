@@ -101,6 +101,34 @@ public final class SHA256 {
     }
 }
 
+extension Array where Element == UInt8 {
+    /// The bytes of hexadecimal text, the inverse of `hexString` (`"a16162"`, or with whitespace
+    /// between the digits: `"a1 61 62"`); nil for an odd number of digits or a character that is
+    /// not a hexadecimal digit.
+    public init?(hexadecimal text: some StringProtocol) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count / 2)
+        var high: UInt8?
+        for character in text.utf8 where !(character == 0x20 || character == 0x0A || character == 0x09 || character == 0x0D) {
+            let value: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = character - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            if let first = high {
+                bytes.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
+        }
+        guard high == nil else { return nil }
+        self = bytes
+    }
+}
+
 extension Sequence where Element == UInt8 {
     /// Lower-case hexadecimal text of these bytes.
     @inlinable  // specialized where it is used: unspecialized, a digest's 64 digits took ~16k instructions

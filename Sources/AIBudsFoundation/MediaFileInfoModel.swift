@@ -1,4 +1,4 @@
-import AIBudsWire
+import AIBudsHTTPWire
 
 /// One media file on the device, as the device listed it.
 ///

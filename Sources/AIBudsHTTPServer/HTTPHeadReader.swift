@@ -1,5 +1,5 @@
 import AIBudsNet
-import AIBudsWire
+import AIBudsHTTPWire
 import Foundation
 
 /// Reads request heads from one connection into a buffer of `HTTPHeadLimits.maxHeadBytes`,

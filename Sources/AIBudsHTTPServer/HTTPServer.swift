@@ -1,7 +1,6 @@
 import AIBudsLog
 import AIBudsNet
 import AIBudsSync
-import AIBudsWire
 import Dispatch
 import Foundation
 

@@ -1,5 +1,5 @@
 import AIBudsNet
-import AIBudsWire
+import AIBudsHTTPWire
 import Foundation
 
 /// One accepted connection as its handler sees it: the socket, the head reader, admission to a

@@ -1,7 +1,6 @@
 import AIBudsEmulator
 import AIBudsLog
 import AIBudsSync
-import AIBudsWire
 import Foundation
 
 /// The emulated glasses' camera streaming live: the ``/AIBudsEmulator/LiveStreamService`` an ``/AIBudsEmulator/Emulator`` is

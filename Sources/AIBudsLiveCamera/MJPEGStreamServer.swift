@@ -1,7 +1,6 @@
 import AIBudsHTTPServer
 import AIBudsNet
 import AIBudsSync
-import AIBudsWire
 import Foundation
 
 /// The camera's JPEG stream: `GET /live.mjpeg` answers one `multipart/x-mixed-replace` response

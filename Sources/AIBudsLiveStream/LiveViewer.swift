@@ -1,7 +1,7 @@
 import AIBudsHTTPServer
 import AIBudsNet
 import AIBudsSync
-import AIBudsWire
+import AIBudsHTTPWire
 import Foundation
 
 /// The player: a local web page that shows a pulled stream in any browser with low latency.

@@ -1,4 +1,5 @@
 import AIBudsNet
+import AIBudsHTTPWire
 import AIBudsWire
 import CFFmpeg
 import Foundation

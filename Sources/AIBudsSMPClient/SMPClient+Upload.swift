@@ -1,4 +1,5 @@
 import AIBudsDigest
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 

@@ -1,5 +1,6 @@
 import AIBudsLog
 import AIBudsSync
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 

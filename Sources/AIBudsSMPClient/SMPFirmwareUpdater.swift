@@ -1,5 +1,6 @@
 import AIBudsDigest
 import AIBudsFiles
+import AIBudsMCUboot
 import AIBudsWire
 import Foundation
 

@@ -1,5 +1,5 @@
 import AIBudsNet
-import AIBudsWire
+import AIBudsHTTPWire
 
 /// A device's HTTP data plane as the download engine needs it: the socket address to connect to,
 /// the `Host` and `Authorization` header values, and the path every media file hangs under.

@@ -2,7 +2,7 @@ import AIBudsDigest
 import AIBudsLog
 import AIBudsNet
 import AIBudsSync
-import AIBudsWire
+import AIBudsHTTPWire
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,6 +1,6 @@
 import AIBudsDigest
 import AIBudsNet
-import AIBudsWire
+import AIBudsHTTPWire
 import Foundation
 
 #if canImport(Glibc)

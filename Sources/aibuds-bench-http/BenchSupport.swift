@@ -45,24 +45,16 @@ enum Manifest {
         let text = try String(contentsOfFile: path(directory: directory, set: set), encoding: .utf8)
         return try text.split(separator: "\n").map { line in
             let fields = line.split(separator: "\t")
-            guard fields.count == 3, let size = Int64(fields[1]) else { throw BenchFailure("bad manifest line \(line)") }
-            return ManifestEntry(name: String(fields[0]), size: size, sha256: hexBytes(fields[2]))
+            guard fields.count == 3, let size = Int64(fields[1]), let sha256 = [UInt8](hexadecimal: fields[2]) else {
+                throw BenchFailure("bad manifest line \(line)")
+            }
+            return ManifestEntry(name: String(fields[0]), size: size, sha256: sha256)
         }
     }
 
     static func write(_ entries: [ManifestEntry], directory: String, set: String) throws {
         let text = entries.map { "\($0.name)\t\($0.size)\t\($0.sha256.hexString)\n" }.joined()
         try text.write(toFile: path(directory: directory, set: set), atomically: true, encoding: .utf8)
-    }
-
-    private static func hexBytes(_ text: Substring) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex, let next = text.index(index, offsetBy: 2, limitedBy: text.endIndex) {
-            bytes.append(UInt8(text[index..<next], radix: 16) ?? 0)
-            index = next
-        }
-        return bytes
     }
 }
 

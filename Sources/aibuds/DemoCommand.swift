@@ -4,7 +4,6 @@ import AIBudsDigest
 import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsSyntheticVideo
-import AIBudsWire
 import Foundation
 import TopStepComKit
 

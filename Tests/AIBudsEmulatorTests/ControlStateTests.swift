@@ -1,6 +1,7 @@
 @testable import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsTestKit
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 import Testing

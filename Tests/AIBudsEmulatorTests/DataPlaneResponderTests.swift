@@ -1,5 +1,5 @@
 @testable import AIBudsEmulator
-import AIBudsWire
+import AIBudsHTTPWire
 import Testing
 
 @Suite("Data plane routing as a pure function")

@@ -1,6 +1,6 @@
 import AIBudsEmulator
 import AIBudsNet
-import AIBudsWire
+import AIBudsHTTPWire
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
 import AIBudsEmulator
 import AIBudsNet
 import AIBudsTestKit
-import AIBudsWire
+import AIBudsHTTPWire
 import Foundation
 
 /// A running data plane over files in a fresh temporary folder, for one test.

@@ -3,6 +3,7 @@ import AIBudsDigest
 import AIBudsNet
 import AIBudsSMPClient
 import AIBudsTestKit
+import AIBudsMCUboot
 import AIBudsWire
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 @testable import AIBudsEmulator
 import AIBudsLog
+import AIBudsMCUboot
 import AIBudsWire
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 @testable import AIBudsEmulator
 import AIBudsTestKit
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 import Testing

@@ -2,6 +2,7 @@
 import AIBudsDigest
 import AIBudsFoundation
 import AIBudsTestKit
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 import Testing

@@ -2,7 +2,6 @@ import AIBudsEmulator
 import AIBudsLiveCamera
 import AIBudsLiveStream
 import AIBudsTestKit
-import AIBudsWire
 import Foundation
 import Testing
 

@@ -3,6 +3,7 @@ import AIBudsEmulator
 import AIBudsSync
 @testable import AIBudsSMPClient
 import AIBudsTestKit
+import AIBudsMCUboot
 import AIBudsWire
 import Foundation
 import Testing

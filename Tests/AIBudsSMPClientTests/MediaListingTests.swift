@@ -1,6 +1,7 @@
 import AIBudsEmulator
 import AIBudsSMPClient
 import AIBudsTestKit
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 import Testing

@@ -2,6 +2,7 @@ import AIBudsDigest
 import AIBudsEmulator
 @testable import AIBudsSMPClient
 import AIBudsTestKit
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 import Synchronization

@@ -1,5 +1,6 @@
 import AIBudsSMPClient
 import AIBudsTestKit
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 

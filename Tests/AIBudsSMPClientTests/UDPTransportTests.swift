@@ -2,6 +2,7 @@ import AIBudsNet
 import AIBudsSMPClient
 import AIBudsSync
 import AIBudsTestKit
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 import Synchronization

@@ -2,7 +2,7 @@ import AIBudsDigest
 import AIBudsEmulator
 import AIBudsNet
 import AIBudsTestKit
-import AIBudsWire
+import AIBudsMCUboot
 import Foundation
 import Testing
 

@@ -5,7 +5,6 @@ import AIBudsLog
 import AIBudsSMP
 import AIBudsSync
 import AIBudsTestKit
-import AIBudsWire
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import AIBudsNet
 import AIBudsTestKit
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 import Testing

@@ -5,7 +5,7 @@ import AIBudsFoundation
 import AIBudsSMP
 import AIBudsSync
 import AIBudsTestKit
-import AIBudsWire
+import AIBudsMCUboot
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 import Testing

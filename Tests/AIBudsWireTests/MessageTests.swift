@@ -1,3 +1,4 @@
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 import Testing
@@ -146,21 +147,21 @@ import Testing
 
     @Test func encodedBytesMatchHandCheckedCBOR() throws {
         // {"off": 0, "name": "/media/a"}: keys sorted by encoded bytes ("off" is shorter, so first).
-        #expect(try FileDownloadRequest(off: 0, name: "/media/a").payload().hex
+        #expect(try FileDownloadRequest(off: 0, name: "/media/a").payload().hexString
             == "a2" + "636f6666" + "00" + "646e616d65" + "682f6d656469612f61")
         // {}
-        #expect(try DeviceInfoRequest().payload().hex == "a0")
+        #expect(try DeviceInfoRequest().payload().hexString == "a0")
         // Optional nil fields are omitted: {"name": "x"}
-        #expect(try MediaDeleteRequest(name: "x").payload().hex == "a1" + "646e616d65" + "6178")
+        #expect(try MediaDeleteRequest(name: "x").payload().hexString == "a1" + "646e616d65" + "6178")
         // {"since": 3, "wait_ms": 1000}
-        #expect(try MediaChangedRequest(since: 3, waitMs: 1_000).payload().hex
+        #expect(try MediaChangedRequest(since: 3, waitMs: 1_000).payload().hexString
             == "a2" + "6573696e6365" + "03" + "67776169745f6d73" + "1903e8")
         // {"on": true}
-        #expect(try DeviceFindRequest(on: true).payload().hex == "a1" + "626f6e" + "f5")
+        #expect(try DeviceFindRequest(on: true).payload().hexString == "a1" + "626f6e" + "f5")
         // {"time": -1}
-        #expect(try DeviceTimeWriteRequest(time: -1).payload().hex == "a1" + "6474696d65" + "20")
+        #expect(try DeviceTimeWriteRequest(time: -1).payload().hexString == "a1" + "6474696d65" + "20")
         // A whole packet: v2 read, group 8, sequence 1, command 0.
-        #expect(try FileStatusRequest(name: "/media/a").packet(sequence: 1).encoded().hex
+        #expect(try FileStatusRequest(name: "/media/a").packet(sequence: 1).encoded().hexString
             == "0800000f000801" + "01" + "a1" + "646e616d65" + "682f6d656469612f61")
     }
 
@@ -187,7 +188,7 @@ import Testing
     @Test func zephyrDefaultsDecode() throws {
         // Enumeration single without an index asks for index 0; a hash response may omit off = 0.
         #expect(try EnumSingleRequest.decode(payload: hex("a0")) == EnumSingleRequest(index: 0))
-        #expect(try EnumSingleRequest(index: 0).payload().hex == "a165696e64657800")
+        #expect(try EnumSingleRequest(index: 0).payload().hexString == "a165696e64657800")
         let hash = try FileHashRequest.decodeResponse(payload: (["type": "crc32", "len": 9, "output": 1] as CBOR).encoded())
         #expect(hash == FileHashResponse(type: "crc32", off: 0, len: 9, output: .uint(1)))
         #expect(throws: DecodingError.self) {

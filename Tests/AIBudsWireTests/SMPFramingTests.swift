@@ -1,3 +1,4 @@
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 import Testing
@@ -6,10 +7,10 @@ import Testing
 @Suite struct SMPFramingTests {
     @Test func headerHasZephyrsLayout() throws {
         let header = SMPHeader(operation: .write, version: .v2, length: 0x0102, group: 0x4142, sequence: 7, command: 3)
-        #expect(header.encoded().hex == "0a00010241420703")                // ver 1 << 3 | op 2
+        #expect(header.encoded().hexString == "0a00010241420703")                // ver 1 << 3 | op 2
         #expect(try SMPHeader.decode(header.encoded()) == header)
         let v1Read = SMPHeader(operation: .read, version: .v1, length: 0, group: 0, sequence: 255, command: 6)
-        #expect(v1Read.encoded().hex == "000000000000ff06")
+        #expect(v1Read.encoded().hexString == "000000000000ff06")
         // Reserved bits are ignored on decode.
         #expect(try SMPHeader.decode(hex("e900000000080001")).operation == .readResponse)
     }
@@ -18,7 +19,7 @@ import Testing
         let packet = SMPPacket(operation: .read, version: .v2, group: SMPGroupID.file, sequence: 9, command: 0,
                                cbor: ["off": 0, "name": "/media/a"])
         let bytes = packet.encoded()
-        #expect(bytes.hex == "08000014000809" + "00" + "a2636f666600646e616d65682f6d656469612f61")
+        #expect(bytes.hexString == "08000014000809" + "00" + "a2636f666600646e616d65682f6d656469612f61")
         #expect(try SMPPacket.decode(bytes) == packet)
         #expect(try SMPPacket.decode(bytes).payloadMap()["name"]?.string == "/media/a")
     }
@@ -54,12 +55,12 @@ import Testing
 
     @Test func deviceErrorsReadAndWriteBothVersions() throws {
         let v2 = SMPDeviceError(group: 65, rc: 3, version: .v2)
-        #expect(v2.payload().encoded().hex == "a1" + "63657272" + "a2" + "6272630" + "3" + "6567726f7570" + "1841")
+        #expect(v2.payload().encoded().hexString == "a1" + "63657272" + "a2" + "6272630" + "3" + "6567726f7570" + "1841")
         #expect(SMPDeviceError.from(response: v2.payload(), version: .v2) == v2)
         #expect(v2.projectReturnCode == .staleGeneration)
 
         let v1 = SMPDeviceError(group: nil, rc: 8, version: .v1)
-        #expect(v1.payload().encoded().hex == "a1627263" + "08")
+        #expect(v1.payload().encoded().hexString == "a1627263" + "08")
         #expect(SMPDeviceError.from(response: v1.payload(), version: .v1) == v1)
         #expect(v1.mgmtError == .notSupported)
 

@@ -3,6 +3,7 @@ import AIBudsFoundation
 import AIBudsSMP
 import AIBudsSMPClient
 import AIBudsTestKit
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 import Testing

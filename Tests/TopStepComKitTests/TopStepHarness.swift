@@ -5,6 +5,7 @@ import AIBudsSMP
 import AIBudsSMPClient
 import AIBudsSync
 import AIBudsTestKit
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 import Testing

@@ -1,6 +1,5 @@
 import AIBudsEmulator
 import AIBudsTestKit
-import AIBudsWire
 import Foundation
 import Testing
 

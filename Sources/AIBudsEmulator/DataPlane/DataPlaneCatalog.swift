@@ -1,5 +1,5 @@
 import AIBudsFoundation
-import AIBudsWire
+import AIBudsHTTPWire
 
 /// One file the data plane can serve: its identity, size, validator and where its bytes are.
 public struct DataPlaneFile: Hashable, Sendable {

@@ -1,7 +1,7 @@
 import AIBudsHTTPServer
 import AIBudsLog
 import AIBudsNet
-import AIBudsWire
+import AIBudsHTTPWire
 import Foundation
 
 /// Serves the requests of one connection, in order, until it closes.

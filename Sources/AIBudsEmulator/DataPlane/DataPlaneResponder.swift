@@ -1,4 +1,4 @@
-import AIBudsWire
+import AIBudsHTTPWire
 
 /// What the server sends for one request: a head and, maybe, a byte range of a file.
 struct DataPlaneReply: Sendable {

@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsCBOR
 import AIBudsWire
 
 /// The firmware rules of the controls: what a write or an action may change, its limits, and the

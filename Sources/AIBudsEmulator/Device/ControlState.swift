@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsCBOR
 import AIBudsWire
 
 /// The controls of an emulated device (docs/protocol.md §3, "Controls"): audio settings, the pair's

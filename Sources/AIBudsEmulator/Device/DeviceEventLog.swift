@@ -1,3 +1,4 @@
+import AIBudsCBOR
 import AIBudsWire
 
 /// The numbered events of a device, keeping the last 64.

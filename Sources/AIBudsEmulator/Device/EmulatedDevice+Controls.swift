@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsCBOR
 import AIBudsWire
 
 /// The controls of the device (docs/protocol.md §3, "Controls"): Device `setting` and `action`, and

@@ -1,3 +1,4 @@
+import AIBudsCBOR
 import AIBudsWire
 
 /// The camera's live stream (docs/protocol.md §3, "Live group"): start, stop and state, with the

@@ -1,6 +1,7 @@
 import AIBudsFoundation
 import AIBudsLog
 import AIBudsSync
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 

@@ -1,5 +1,6 @@
 import AIBudsDigest
 import AIBudsLog
+import AIBudsMCUboot
 import AIBudsWire
 import Foundation
 

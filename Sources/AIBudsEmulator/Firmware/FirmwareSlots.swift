@@ -1,4 +1,5 @@
 import AIBudsDigest
+import AIBudsMCUboot
 import AIBudsWire
 import Foundation
 

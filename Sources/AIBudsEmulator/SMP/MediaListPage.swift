@@ -1,3 +1,4 @@
+import AIBudsCBOR
 import AIBudsWire
 
 /// A response payload already encoded as CBOR: the handler sends its bytes as they are.

@@ -1,4 +1,5 @@
 import AIBudsFoundation
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 

@@ -1,3 +1,4 @@
+import AIBudsCBOR
 import AIBudsWire
 
 /// An error response of the emulator, in both SMP versions' shapes.

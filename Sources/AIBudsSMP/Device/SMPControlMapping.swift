@@ -1,5 +1,6 @@
 import AIBuds
 import AIBudsFoundation
+import AIBudsCBOR
 import AIBudsWire
 
 /// Turns the value maps of the Device group's settings and gesture events (docs/protocol.md §3,

@@ -1,5 +1,6 @@
 import AIBuds
 import AIBudsFoundation
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 

@@ -4,6 +4,7 @@ import AIBudsLog
 import AIBudsNet
 import AIBudsSMPClient
 import AIBudsSync
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 

@@ -1,3 +1,4 @@
+import AIBudsCBOR
 import Foundation
 
 // Messages of the project Device group (64). See docs/protocol.md.

@@ -1,3 +1,5 @@
+import AIBudsCBOR
+
 // Messages of the Device group (64) for the device controls: settings read and written by name, and
 // actions. See docs/protocol.md §3, "Controls".
 
@@ -92,3 +94,4 @@ public struct DeviceActionResponse: Codable, Sendable, Equatable {
         self.value = value
     }
 }
+

@@ -1,3 +1,4 @@
+import AIBudsMCUboot
 import Foundation
 
 // Messages of the Image management group (1), as Zephyr's img_mgmt specifies them. See
@@ -317,4 +318,20 @@ public enum ImageManagementError: Int, Error, Sendable, CaseIterable {
     case confirmationDenied = 32
     /// IMG_MGMT_ERR_IMAGE_SETTING_TEST_TO_ACTIVE_DENIED: the running image cannot be tested.
     case testOfActiveDenied = 33
+}
+
+extension MCUbootImageError {
+    /// The Image group code a device answers for this fault.
+    public var imageManagementError: ImageManagementError {
+        switch self {
+        case .truncated: return .invalidImageHeader
+        case .badMagic: return .invalidImageHeaderMagic
+        case .noTLVs: return .noTLVs
+        case .invalidTLV: return .invalidTLV
+        case .multipleHashes: return .multipleHashes
+        case .hashSize: return .tlvInvalidSize
+        case .hashNotFound: return .hashNotFound
+        case .hashMismatch: return .invalidHash
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import AIBudsCBOR
+
 /// A non-zero return code that a device sent in a response payload.
 ///
 /// Two shapes exist on the wire (docs/protocol.md §1 "Errors"):
@@ -59,3 +61,4 @@ public struct SMPDeviceError: Error, Sendable, Equatable, CustomStringConvertibl
         return "SMP device error: rc \(rc)"
     }
 }
+

@@ -1,3 +1,4 @@
+import AIBudsCBOR
 import Foundation
 
 /// One SMP packet: a header and its CBOR payload bytes.

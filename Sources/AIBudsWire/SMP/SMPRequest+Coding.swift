@@ -1,3 +1,4 @@
+import AIBudsCBOR
 import Foundation
 
 extension SMPRequest {

@@ -1,4 +1,4 @@
-import AIBudsWire
+import AIBudsHTTPWire
 import Testing
 
 @Suite("HTTP/1.1 wire: heads, ranges, percent-encoding, tokens, URLs")

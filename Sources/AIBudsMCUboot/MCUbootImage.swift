@@ -64,20 +64,6 @@ public enum MCUbootImageError: Error, Sendable, Equatable, CustomStringConvertib
     /// The header, body and protected TLVs do not have the SHA-256 of the TLV.
     case hashMismatch
 
-    /// The Image group code a device answers for this fault.
-    public var imageManagementError: ImageManagementError {
-        switch self {
-        case .truncated: return .invalidImageHeader
-        case .badMagic: return .invalidImageHeaderMagic
-        case .noTLVs: return .noTLVs
-        case .invalidTLV: return .invalidTLV
-        case .multipleHashes: return .multipleHashes
-        case .hashSize: return .tlvInvalidSize
-        case .hashNotFound: return .hashNotFound
-        case .hashMismatch: return .invalidHash
-        }
-    }
-
     /// What is wrong, in words.
     public var description: String {
         switch self {

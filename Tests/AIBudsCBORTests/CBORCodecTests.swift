@@ -1,4 +1,4 @@
-import AIBudsWire
+import AIBudsCBOR
 import Foundation
 import Testing
 
@@ -14,26 +14,26 @@ import Testing
     }
 
     @Test func integersAndLengthsUseTheShortestForm() {
-        #expect(CBOR.unsigned(255).encoded().hex == "18ff")
-        #expect(CBOR.unsigned(256).encoded().hex == "190100")
-        #expect(CBOR.unsigned(65_535).encoded().hex == "19ffff")
-        #expect(CBOR.unsigned(65_536).encoded().hex == "1a00010000")
-        #expect(CBOR.unsigned(0xFFFF_FFFF).encoded().hex == "1affffffff")
-        #expect(CBOR.unsigned(0x1_0000_0000).encoded().hex == "1b0000000100000000")
-        #expect(CBOR(integer: Int64.min).encoded().hex == "3b7fffffffffffffff")
-        #expect(CBOR.bytes(Data(count: 24)).encoded().prefix(2).hex == "5818")
+        #expect(CBOR.unsigned(255).encoded().hexString == "18ff")
+        #expect(CBOR.unsigned(256).encoded().hexString == "190100")
+        #expect(CBOR.unsigned(65_535).encoded().hexString == "19ffff")
+        #expect(CBOR.unsigned(65_536).encoded().hexString == "1a00010000")
+        #expect(CBOR.unsigned(0xFFFF_FFFF).encoded().hexString == "1affffffff")
+        #expect(CBOR.unsigned(0x1_0000_0000).encoded().hexString == "1b0000000100000000")
+        #expect(CBOR(integer: Int64.min).encoded().hexString == "3b7fffffffffffffff")
+        #expect(CBOR.bytes(Data(count: 24)).encoded().prefix(2).hexString == "5818")
     }
 
     @Test func floatsUseTheShortestExactPrecision() {
-        #expect(CBOR.float(0.5).encoded().hex == "f93800")
-        #expect(CBOR.float(65_504).encoded().hex == "f97bff")
-        #expect(CBOR.float(65_505).encoded().hex == "fa477fe100")          // not a half, exactly a single
-        #expect(CBOR.float(0x1p-24).encoded().hex == "f90001")             // smallest half subnormal
-        #expect(CBOR.float(0x1p-25).encoded().hex == "fa33000000")         // below it: single
-        #expect(CBOR.float(0x1.004p0).encoded().hex == "f93c01")
-        #expect(CBOR.float(0x1.002p0).encoded().hex == "fa3f801000")       // 11 fraction bits: single
-        #expect(CBOR.float(Double(Float.leastNonzeroMagnitude)).encoded().hex == "fa00000001")
-        #expect(CBOR.float(0.1).encoded().hex == "fb3fb999999999999a")
+        #expect(CBOR.float(0.5).encoded().hexString == "f93800")
+        #expect(CBOR.float(65_504).encoded().hexString == "f97bff")
+        #expect(CBOR.float(65_505).encoded().hexString == "fa477fe100")          // not a half, exactly a single
+        #expect(CBOR.float(0x1p-24).encoded().hexString == "f90001")             // smallest half subnormal
+        #expect(CBOR.float(0x1p-25).encoded().hexString == "fa33000000")         // below it: single
+        #expect(CBOR.float(0x1.004p0).encoded().hexString == "f93c01")
+        #expect(CBOR.float(0x1.002p0).encoded().hexString == "fa3f801000")       // 11 fraction bits: single
+        #expect(CBOR.float(Double(Float.leastNonzeroMagnitude)).encoded().hexString == "fa00000001")
+        #expect(CBOR.float(0.1).encoded().hexString == "fb3fb999999999999a")
     }
 
     @Test func everyHalfDecodesToTheValueThatEncodesBackToIt() throws {
@@ -49,7 +49,7 @@ import Testing
     @Test func mapKeysAreSortedByTheirEncodedBytes() {
         // 10 (0a) < 100 (1864) < -1 (20) < "z" (617a) < "aa" (626161) < [] (80) < false (f4)
         let map: CBOR = ["aa": 1, false: 2, 100: 3, "z": 4, -1: 5, []: 6, 10: 7]
-        #expect(map.encoded().hex == "a7" + "0a07" + "186403" + "2005" + "617a04" + "62616101" + "8006" + "f402")
+        #expect(map.encoded().hexString == "a7" + "0a07" + "186403" + "2005" + "617a04" + "62616101" + "8006" + "f402")
     }
 
     @Test func aHugeDeclaredArrayFailsAtOnce() {

@@ -1,4 +1,4 @@
-import AIBudsWire
+import AIBudsCBOR
 import Foundation
 import Testing
 
@@ -55,9 +55,9 @@ import Testing
     @Test func encodingIsDeterministicAndHandChecked() throws {
         struct Download: Codable { var off: UInt64; var name: String }
         let bytes = try CBOREncoder().encode(Download(off: 0, name: "/media/a"))
-        #expect(bytes.hex == "a2" + "636f666600" + "646e616d65682f6d656469612f61")
+        #expect(bytes.hexString == "a2" + "636f666600" + "646e616d65682f6d656469612f61")
         struct Empty: Codable {}
-        #expect(try CBOREncoder().encode(Empty()).hex == "a0")
+        #expect(try CBOREncoder().encode(Empty()).hexString == "a0")
         _ = try CBORDecoder().decode(Empty.self, from: hex("a1617801"))   // unknown keys are ignored
     }
 

@@ -16,7 +16,7 @@ struct CBORCodingKey: CodingKey {
 
 extension Array where Element == any CodingKey {
     /// The path as people write it: `files[2].size`, or `(top level)` when empty.
-    var pathDescription: String {
+    package var pathDescription: String {
         guard !isEmpty else { return "(top level)" }
         var text = ""
         for key in self {

@@ -1,3 +1,4 @@
+import AIBudsCBOR
 import AIBudsWire
 import Foundation
 import Testing
@@ -43,7 +44,7 @@ import Testing
             guard let value = try? CBOR.decode(bytes) else { continue }
             accepted += 1
             let encoded = value.encoded()
-            #expect((try? CBOR.decode(encoded))?.encoded() == encoded, "\(bytes.hex)")
+            #expect((try? CBOR.decode(encoded))?.encoded() == encoded, "\(bytes.hexString)")
             _ = try? FileDownloadRequest.decode(payload: bytes)
             _ = try? DeviceEventsRequest.decodeResponse(payload: bytes)
         }

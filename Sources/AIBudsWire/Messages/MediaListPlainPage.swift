@@ -1,3 +1,4 @@
+import AIBudsCBOR
 import Foundation
 
 /// A response that can read itself straight from its payload bytes when they are in its plain

@@ -1,4 +1,4 @@
-import AIBudsWire
+import AIBudsCBOR
 import Foundation
 import Testing
 
@@ -51,7 +51,7 @@ import Testing
         for (text, value) in Self.roundTrip {
             let decoded = try CBOR.decode(hex(text))
             #expect(decoded == value, "decoding \(text)")
-            #expect(value.encoded().hex == text, "encoding \(value)")
+            #expect(value.encoded().hexString == text, "encoding \(value)")
         }
     }
 
@@ -65,7 +65,7 @@ import Testing
         let decoded = try CBOR.decode(hex("f98000"))
         guard case .float(let value) = decoded else { Issue.record("not a float"); return }
         #expect(value == 0 && value.sign == .minus)
-        #expect(decoded.encoded().hex == "f98000")
+        #expect(decoded.encoded().hexString == "f98000")
     }
 
     @Test func everyNaNDecodesAndEncodesCanonically() throws {
@@ -73,6 +73,6 @@ import Testing
             guard case .float(let value) = try CBOR.decode(hex(text)) else { Issue.record("not a float"); continue }
             #expect(value.isNaN, "\(text)")
         }
-        #expect(CBOR.float(.nan).encoded().hex == "f97e00")
+        #expect(CBOR.float(.nan).encoded().hexString == "f97e00")
     }
 }
