@@ -6,7 +6,7 @@ import PackageDescription
 let libraries = [
     "AIBudsSync", "AIBudsFiles", "AIBudsHTTPServer", "AIBudsHTTPClient", "AIBudsProcess", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsCBOR", "AIBudsHTTPWire",
     "AIBudsMCUboot", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
-    "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsDBus", "AIBudsBlueZ",
+    "AIBudsSMPClient", "AIBuds", "AIBudsImport", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsDBus", "AIBudsBlueZ",
     "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
     "AIBudsPCM", "AIBudsAudio", "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
     "AIBudsOfflineAI",
@@ -55,11 +55,16 @@ let package = Package(
             "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsDigest", "AIBudsCBOR", "AIBudsMCUboot", "AIBudsWire", "AIBudsNet",
         ]),
         .target(name: "AIBuds", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
-            "AIBudsTransfer", "AIBudsPCM", "AIBudsProcess",
+            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsNet", "AIBudsPCM",
+        ]),
+        // The media import engine (one device, fleets into folders or object stores, hotspot
+        // joining, stabilization's plugin point) above the device core it drives.
+        .target(name: "AIBudsImport", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation",
+            "AIBudsTransfer", "AIBudsProcess", "AIBuds",
         ]),
         .target(name: "AIBudsSMP", dependencies: [
-            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsCBOR", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
+            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsCBOR", "AIBudsImport", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
         ]),
         // The SMP devices' AI audio path (DeviceAIAudioAPI over the Audio group, Opus): apart from
         // AIBudsSMP so that the device core links no audio library.
@@ -81,9 +86,9 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The one HTTP client: libcurl (handles kept, bodies streamed with limits, deadlines, typed errors).
         .target(name: "AIBudsHTTPClient", dependencies: ["AIBudsSync", "CCurl", "CCurlOptions"]),
-        .target(name: "AIBudsS3", dependencies: ["AIBudsDigest", "AIBudsSync", "AIBudsHTTPClient", "AIBuds", "AIBudsTransfer"]),
+        .target(name: "AIBudsS3", dependencies: ["AIBudsDigest", "AIBudsSync", "AIBudsHTTPClient", "AIBuds", "AIBudsTransfer", "AIBudsImport"]),
         .target(name: "AIBudsAllInOne", dependencies: [
-            "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsStabilization", "AIBudsBlueZ",
+            "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsStabilization", "AIBudsBlueZ", "AIBudsImport",
         ]),
         .target(name: "AIBudsTestKit", dependencies: [
             "AIBudsSync", "AIBudsProcess", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBuds", "AIBudsEmulator",
@@ -97,7 +102,7 @@ let package = Package(
         .target(name: "CPlaneSampler"),
         // FFmpeg's log callback takes a va_list, which Swift cannot receive: formatted in C, handed to Swift.
         .target(name: "CFFmpegLog", dependencies: ["CFFmpeg"]),
-        .target(name: "AIBudsStabilization", dependencies: ["AIBudsSync", "AIBudsFiles", "AIBudsFoundation", "AIBudsLog", "AIBuds", "CFFmpeg", "CFFmpegLog", "CPlaneSampler"]),
+        .target(name: "AIBudsStabilization", dependencies: ["AIBudsSync", "AIBudsFiles", "AIBudsFoundation", "AIBudsLog", "AIBuds", "CFFmpeg", "CFFmpegLog", "CPlaneSampler", "AIBudsImport"]),
         // Rendered clips with known camera motion, their sidecars, and an independent motion
         // estimate: for the stabilization tests, the benchmark and the emulator's videos.
         .target(name: "AIBudsSyntheticVideo", dependencies: ["AIBudsStabilization", "CFFmpeg"]),
@@ -109,7 +114,7 @@ let package = Package(
             name: "aibuds",
             dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
-            "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
+            "AIBudsSMPClient", "AIBuds", "AIBudsImport", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
             "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsAudio", "AIBudsS3",
             "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsProcess",
             "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI", "AIBudsOfflineAI",
@@ -171,7 +176,7 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsStabilizationTests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBuds", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsSyntheticVideo", "AIBudsEmulator",
-            "AIBudsProcess", "AIBudsStabilization",
+            "AIBudsProcess", "AIBudsStabilization", "AIBudsImport",
         ]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsDigestTests", dependencies: ["AIBudsDigest"]),
@@ -203,7 +208,7 @@ let package = Package(
             "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsTests", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsCBOR", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds",
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsCBOR", "AIBudsMCUboot", "AIBudsImport", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds",
             "AIBudsSMP", "AIBudsSMPAudio", "AIBudsEmulator", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsAudio", "AIBudsS3",
             "AIBudsProcess",
         ]),

@@ -107,7 +107,7 @@ for target in "${targets[@]}"; do
             extra=(Sources/AIBudsEmulator/Media/MediaSources.swift Sources/AIBudsEmulator/Media/MediaRecord.swift
                 Sources/AIBudsEmulator/Media/MediaFileKind.swift Sources/AIBudsEmulator/Media/GeneratedContent.swift
                 Sources/AIBudsEmulator/Support/EmulatorError.swift Sources/AIBudsEmulator/Support/SeededRandom.swift) ;;
-        ledger) source=Fuzz/FuzzLedger.swift; extra=(Sources/AIBuds/Import/ImportLedger.swift) ;;
+        ledger) source=Fuzz/FuzzLedger.swift; extra=(Sources/AIBudsImport/Import/ImportLedger.swift) ;;
         gcsv) source=Fuzz/FuzzGcsv.swift; mapfile -t extra < <(find Sources/AIBudsStabilization/IMU -name '*.swift' | sort) ;;
         lens)
             source=Fuzz/FuzzLens.swift

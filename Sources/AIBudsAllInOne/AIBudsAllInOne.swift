@@ -1,4 +1,5 @@
 import AIBuds
+import AIBudsImport
 import AIBudsBlueZ
 import AIBudsSMP
 // The SMP glasses' and earbuds' AI audio path (`DeviceAIAudioAPI`): linked with this module, so

@@ -1,4 +1,5 @@
 import AIBuds
+import AIBudsImport
 import AIBudsDigest
 import AIBudsSync
 import AIBudsTransfer

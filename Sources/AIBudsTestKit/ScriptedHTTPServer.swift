@@ -80,7 +80,7 @@ public final class ScriptedHTTPServer: Sendable {
 
 /// The scripted server ended before it listened (a Python error in the handler).
 public struct ScriptedServerFailed: Error, CustomStringConvertible {
-    /// The script that failed.
+    /// The Python program that ended before it listened (a syntax error in the handler, say).
     public var script: String
     /// The script, for the test's failure message.
     public var description: String { "the scripted server did not start:\n\(script)" }

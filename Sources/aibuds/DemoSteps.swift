@@ -1,4 +1,5 @@
 import AIBuds
+import AIBudsImport
 import AIBudsAIFoundation
 import AIBudsAISDK
 import AIBudsDigest

@@ -1,4 +1,5 @@
 import AIBuds
+import AIBudsImport
 import AIBudsAllInOne
 import AIBudsFoundation
 import AIBudsSync

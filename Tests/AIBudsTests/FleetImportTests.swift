@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import AIBuds
+@testable import AIBudsImport
 
 /// Many devices on one station: ``MediaImportScheduler`` against several real emulators over real
 /// sockets, and `aibuds media import --device A --device B` and `aibuds station` as processes.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import AIBuds
+@testable import AIBudsImport
 
 /// The passphrase stays off the command line, and only the device's own network is joined
 /// (docs/reliability.md, "The Wi-Fi passphrase is visible to every local user").

@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import AIBuds
+@testable import AIBudsImport
 
 /// What an import does a group at a time: ledger lines, events.
 @Suite("Import batching: ledger groups, event bursts")

@@ -1,4 +1,5 @@
 import AIBuds
+import AIBudsImport
 import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsNet

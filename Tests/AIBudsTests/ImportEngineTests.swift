@@ -6,6 +6,7 @@ import Foundation
 import Testing
 
 @testable import AIBuds
+@testable import AIBudsImport
 
 /// The import engine's async API against a real emulator over real sockets.
 extension SDKTests {

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import AIBuds
+@testable import AIBudsImport
 
 /// Each failing step of `fetchMediaFilesInfo` ends the chain with its own code, and the vendor
 /// API's completion still runs exactly once.

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import AIBuds
+@testable import AIBudsImport
 
 extension SDKTests {
     @Suite("Import: device hash requests made ahead of the downloads", .timeLimit(.minutes(3)))

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import AIBuds
+@testable import AIBudsImport
 
 @Suite("Hotspot joiners")
 struct ImportHotspotJoinerTests {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import AIBuds
+@testable import AIBudsImport
 
 /// Inputs the `ledger` fuzz target found, and the ledger's exact-name keys.
 @Suite("Import ledger: fuzz regressions and exact names")

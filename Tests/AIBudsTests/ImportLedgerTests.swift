@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import AIBuds
+@testable import AIBudsImport
 
 @Suite("Import ledger")
 struct ImportLedgerTests {

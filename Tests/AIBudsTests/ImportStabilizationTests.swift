@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import AIBuds
+@testable import AIBudsImport
 
 /// The stabilization phase's contract, through the vendor import API's callbacks, with test plugins.
 extension SDKTests {

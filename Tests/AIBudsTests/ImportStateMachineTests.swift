@@ -2,6 +2,7 @@ import AIBudsFoundation
 import Testing
 
 @testable import AIBuds
+@testable import AIBudsImport
 
 @Suite("Import state machine")
 struct ImportStateMachineTests {

@@ -1,4 +1,5 @@
 @testable import AIBuds
+@testable import AIBudsImport
 import AIBudsDigest
 import AIBudsEmulator
 import AIBudsFoundation

@@ -3,7 +3,7 @@ import Foundation
 
 /// The media operations of a device's control link: the media list, deletion and the device-side
 /// SHA-256. It is the one media channel of the SDK: the import engine's
-/// ``MediaImportControlChannel`` and TopStepComKit's ``MediaFileTransferChannel`` refine it, and
+/// `MediaImportControlChannel` (module AIBudsImport) and TopStepComKit's ``MediaFileTransferChannel`` refine it, and
 /// the SMP device classes adopt it over the Media and File groups of docs/protocol.md. Failures are
 /// thrown as `AIBudsError`s; a failure the device reported carries its status code
 /// (`deviceStatusCode`).
@@ -61,7 +61,7 @@ public struct DeviceMediaEntry: Sendable, Equatable {
     }
 
     /// The model handed to apps, rooted at the data plane `baseUrl`.
-    func model(baseUrl: String, generation: UInt64) -> MediaFileInfoModel {
+    package func model(baseUrl: String, generation: UInt64) -> MediaFileInfoModel {
         MediaFileInfoModel(
             fileType: type, fileName: name, baseUrl: baseUrl, containsSixAxisDebounceInfo: hasSixAxisData,
             fileSize: size, fileId: id, generation: generation)

@@ -1,4 +1,5 @@
 import AIBuds
+import AIBudsImport
 
 /// AI glasses over SMP: camera, hotspot, audio recording, find, work state, media import over the
 /// hotspot with the engine the device owns, and the services (remote shutter, apps, service

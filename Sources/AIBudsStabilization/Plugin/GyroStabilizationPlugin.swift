@@ -1,14 +1,15 @@
 import AIBudsSync
 import AIBuds
+import AIBudsImport
 import AIBudsFoundation
 import Foundation
 
-/// The built-in ``/AIBuds/VideoStabilizationPlugin``: gyro-based electronic image stabilization of each
+/// The built-in ``/AIBudsImport/VideoStabilizationPlugin``: gyro-based electronic image stabilization of each
 /// imported video from its `.gcsv` sidecar and the camera's lens profile (see ``GyroStabilizer``).
 public final class GyroStabilizationPlugin: VideoStabilizationPlugin {
     /// `gyro-eis`.
     public let name = "gyro-eis"
-    /// The lens profile used for a video whose device gave none (``/AIBuds/VideoStabilizationJob/lensProfile``).
+    /// The lens profile used for a video whose device gave none (``/AIBudsImport/VideoStabilizationJob/lensProfile``).
     public let lensProfile: LensProfile
     /// Smoothing, lens and encoder choices applied to every video the import hands over.
     public let settings: StabilizationSettings

@@ -1,7 +1,7 @@
 /// A request message of one (group, command, operation); the client sends it, the server decodes it.
 ///
 /// Conforming types are Codable structs whose coding keys are the field names of docs/protocol.md;
-/// they encode as one CBOR map with ``CBOREncoder``.
+/// they encode as one CBOR map with ``/AIBudsCBOR/CBOREncoder``.
 public protocol SMPRequest: Codable, Sendable {
     /// The message answering this request.
     associatedtype Response: Codable & Sendable

@@ -1,3 +1,4 @@
+import AIBuds
 import AIBudsSync
 
 /// The media import engine a device owns, created on first use with the SDK's logger.

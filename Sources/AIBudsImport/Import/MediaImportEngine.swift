@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Its async API is the source of truth: ``fetchEvents(type:)`` and ``importEvents(_:options:)``
 /// are sequences of typed events, and cancelling the task that consumes one (or dropping it)
-/// cancels the operation. The completion-handler API of ``DeviceMediaFileImportAPI`` is a thin
+/// cancels the operation. The completion-handler API of ``/AIBuds/DeviceMediaFileImportAPI`` is a thin
 /// layer on top (`MediaImportEngine+Callbacks.swift`). One operation runs at a time (6002);
 /// imports need a fetch first (6001); models from a list taken before a deletion are stale (6102).
 public final class MediaImportEngine: Sendable {

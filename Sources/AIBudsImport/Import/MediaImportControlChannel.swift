@@ -1,13 +1,14 @@
+import AIBuds
 import AIBudsFoundation
 import Foundation
 
 /// What the media import engine needs from a device: the media channel, the hotspot, and an
 /// identity for the import ledger.
 ///
-/// The hotspot operations come from ``DeviceHotspotAPI``, the media list, deletion and the
-/// device-side hash from ``MediaControlChannel``. A device class adopts it (the SMP glasses do) and
+/// The hotspot operations come from ``/AIBuds/DeviceHotspotAPI``, the media list, deletion and the
+/// device-side hash from ``/AIBuds/MediaControlChannel``. A device class adopts it (the SMP glasses do) and
 /// provides its own engine (``MediaImportEngineProvider/mediaImport``, for example a
-/// ``LazyMediaImportEngine`` it stores), and so gets ``DeviceMediaFileImportAPI`` from that engine.
+/// ``LazyMediaImportEngine`` it stores), and so gets ``/AIBuds/DeviceMediaFileImportAPI`` from that engine.
 public protocol MediaImportControlChannel: MediaControlChannel, DeviceHotspotAPI, MediaImportEngineProvider {
     /// A stable identifier of the device (its serial number when known) for the import ledger and
     /// the default import folder.

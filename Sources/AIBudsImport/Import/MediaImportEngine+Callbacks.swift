@@ -1,9 +1,10 @@
+import AIBuds
 import AIBudsFoundation
 import Foundation
 
 /// Anything whose media import a ``MediaImportEngine`` runs: the engine itself, and every
 /// ``MediaImportControlChannel`` device (through the engine it owns, its ``mediaImport``). It gets
-/// the completion-handler API of ``DeviceMediaFileImportAPI`` from this one implementation, so a
+/// the completion-handler API of ``/AIBuds/DeviceMediaFileImportAPI`` from this one implementation, so a
 /// device adopting both protocols needs no code of its own beyond its engine.
 public protocol MediaImportEngineProvider: Sendable {
     /// The engine that runs this provider's fetches, imports and deletions.
@@ -15,7 +16,7 @@ extension MediaImportEngine: MediaImportEngineProvider {
     public var mediaImport: MediaImportEngine { self }
 }
 
-/// The completion-handler API of ``DeviceMediaFileImportAPI``, as the vendor publishes it, a thin
+/// The completion-handler API of ``/AIBuds/DeviceMediaFileImportAPI``, as the vendor publishes it, a thin
 /// layer over the engine's async API.
 ///
 /// Every handler is called on `AIBudsCall.callbackQueue`, in the order the events happened, and
@@ -24,7 +25,7 @@ extension MediaImportEngineProvider {
     /// `true` only when a stabilization plugin is registered and stabilization is not disabled.
     public var isVideoStabilizationAvailable: Bool { mediaImport.isVideoStabilizationAvailable }
 
-    /// Fetches the media list; see ``DeviceMediaFileImportAPI``.
+    /// Fetches the media list; see ``/AIBuds/DeviceMediaFileImportAPI``.
     public func fetchMediaFilesInfo(
         configureHotspotStartingHandler: AIBudsMediaFileImportConfigureHotspotStartingHandler?,
         hotspotConfigureCompletionHandler: AIBudsMediaFileImportHotspotConfigureCompletionHandler?,
@@ -84,7 +85,7 @@ extension MediaImportEngineProvider {
         }
     }
 
-    /// Imports files; see ``DeviceMediaFileImportAPI``. Uses `configuration.importOptions`, with
+    /// Imports files; see ``/AIBuds/DeviceMediaFileImportAPI``. Uses `configuration.importOptions`, with
     /// chunk bytes delivered when `dataChunkHandler` is given.
     public func importMediaFiles(
         _ mediaFiles: [MediaFileInfoModel],

@@ -1,3 +1,4 @@
+import AIBuds
 extension AIBudsSDK {
     /// Registers the video stabilization plugin that media imports use (`nil` removes it).
     public static func setVideoStabilizationPlugin(_ plugin: (any VideoStabilizationPlugin)?) {
