@@ -91,7 +91,7 @@ let package = Package(
             "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsStabilization", "AIBudsBlueZ", "AIBudsImport",
         ]),
         .target(name: "AIBudsTestKit", dependencies: [
-            "AIBudsSync", "AIBudsProcess", "AIBudsLog", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBuds", "AIBudsEmulator",
+            "AIBudsSync", "AIBudsProcess", "AIBudsLog", "AIBudsFoundation", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBuds", "AIBudsEmulator",
             "AIBudsAudio",
         ]),
         // FFmpeg's libraries from Debian (libavformat-dev, libavcodec-dev, libswscale-dev, libavutil-dev).
@@ -192,7 +192,8 @@ let package = Package(
             "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsSMPTests", dependencies: [
-            "AIBudsWire", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsEmulator",
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsCBOR", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
+            "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsAudio", "AIBudsEmulator", "AIBudsAllInOne",
             "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsBlueZTests", dependencies: [
@@ -207,10 +208,12 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsCBOR", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
             "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
         ]),
+        .testTarget(name: "AIBudsImportTests", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsProcess", "AIBuds",
+            "AIBudsImport", "AIBudsSMP", "AIBudsEmulator", "AIBudsAudio", "AIBudsS3", "AIBudsTestKit",
+        ]),
         .testTarget(name: "AIBudsTests", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsCBOR", "AIBudsMCUboot", "AIBudsImport", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBuds",
-            "AIBudsSMP", "AIBudsSMPAudio", "AIBudsEmulator", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsAudio", "AIBudsS3",
-            "AIBudsProcess",
+            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBuds", "AIBudsTestKit",
         ]),
         // The vendor's media import example must compile unchanged in the Swift 5 language mode too.
         .testTarget(

@@ -315,7 +315,7 @@ def self_test():
     for entry in linking['targets']:
         if entry['name'] == 'AIBudsWire':
             entry['settings'].append({'kind': {'linkedLibrary': {'_0': 'opus'}}, 'tool': 'linker'})
-    expect('a library linked by settings', linking, doc, r'AIBuds: target AIBudsWire links libopus itself')
+    expect('a library linked by settings', linking, doc, r'AIBudsSMP: target AIBudsWire links libopus itself')
     for failure in failures:
         print('self-test:', failure)
     print(f'self-test: {"failed" if failures else "ok"}')

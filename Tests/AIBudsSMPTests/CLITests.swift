@@ -1,4 +1,5 @@
 import AIBudsEmulator
+import AIBudsTestKit
 import Foundation
 import Testing
 

@@ -1,29 +1,31 @@
 import AIBudsProcess
-import AIBudsTestKit
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The `aibuds` executable built next to the test bundle.
-func aibudsExecutable() throws -> URL { try requireBuiltProduct("aibuds") }
+public func aibudsExecutable() throws -> URL { try requireBuiltProduct("aibuds") }
 
 /// Runs `aibuds` with `arguments` and `environment` additions; returns exit status, stdout and stderr.
 /// The wait happens on a thread of its own (see `onOwnThread`), never on Swift concurrency's.
-func runAIBuds(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Int32, String, String) {
+public func runAIBuds(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Int32, String, String) {
     let result = try await runProgram(try aibudsExecutable(), arguments, environment: environment)
     return (result.status, result.out, result.err)
 }
 
 /// An `aibuds emulator` in its own process (so a test can stop it with SIGSTOP).
-struct EmulatorProcess {
-    let process: ChildProcess
-    let address: String
-    var pid: Int32 { process.pid }
+public struct EmulatorProcess: Sendable {
+    /// The emulator's process.
+    public let process: ChildProcess
+    /// Where its SMP server listens (`udp://HOST:PORT`), as it announced.
+    public let address: String
+    /// Its process identifier.
+    public var pid: Int32 { process.pid }
 
     /// Starts the emulator (with `arguments` added) with its announcements under `runtime` and
     /// waits until it has announced itself.
-    static func start(profile: String, name: String, runtime: URL, arguments: [String] = []) async throws -> EmulatorProcess {
+    public static func start(profile: String, name: String, runtime: URL, arguments: [String] = []) async throws -> EmulatorProcess {
         let process = try ChildProcess(
             try aibudsExecutable().path, ["emulator", "--profile", profile, "--name", name, "--listen", "127.0.0.1:0"] + arguments,
             environment: ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": runtime.path]) { $1 },
@@ -54,7 +56,7 @@ struct EmulatorProcess {
     /// Stops the process with SIGSTOP and waits until the kernel reports every one of its threads
     /// stopped (`T` in /proc): a signal is delivered asynchronously, and a thread still running could
     /// answer a request sent right after `kill`.
-    func freeze() async throws {
+    public func freeze() async throws {
         kill(pid, SIGSTOP)
         try await eventually("every thread of emulator \(pid) to stop") { isStopped }
     }
@@ -71,7 +73,7 @@ struct EmulatorProcess {
 
     /// Ends the emulator (continuing it first if it was stopped); does not wait for its exit,
     /// which its reaper thread collects.
-    func terminate() {
+    public func terminate() {
         process.signal(SIGCONT)
         process.terminate()
     }
