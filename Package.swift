@@ -2,58 +2,79 @@
 import PackageDescription
 
 /// Every library module is also a library product of the same name, so an app depends on exactly
-/// what it imports.
+/// what it imports. Grouped by layer, as the targets below are.
 let libraries = [
-    "AIBudsSync", "AIBudsFiles", "AIBudsHTTPServer", "AIBudsHTTPClient", "AIBudsProcess", "AIBudsLog", "AIBudsFoundation", "AIBudsDigest", "AIBudsCBOR", "AIBudsHTTPWire",
-    "AIBudsMCUboot", "AIBudsWire", "AIBudsNet", "AIBudsTransfer",
-    "AIBudsSMPClient", "AIBuds", "AIBudsImport", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsDBus", "AIBudsBlueZ",
-    "AIBudsEmulator", "TopStepComKit", "AIBudsStabilization", "AIBudsAllInOne", "AIBudsTestKit",
-    "AIBudsPCM", "AIBudsAudio", "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
-    "AIBudsOfflineAI",
-]
-
-/// The observability modules (log store, journald, crash reporter, AI dashboard): library products too.
-let observabilityLibraries = [
-    "AIBudsSQLite", "AIBudsLogStore", "AIBudsJournal", "AIBudsCrashReporter", "AIBudsAIDashboard",
-    "AIBudsAIDashboardBridge",
+    // Base, wire formats, I/O and engines: no SDK types.
+    "AIBudsSync", "AIBudsFiles", "AIBudsProcess", "AIBudsLog",
+    "AIBudsCBOR", "AIBudsHTTPWire", "AIBudsMCUboot", "AIBudsWire", "AIBudsDigest",
+    "AIBudsNet", "AIBudsHTTPServer", "AIBudsHTTPClient", "AIBudsDBus",
+    "AIBudsTransfer", "AIBudsSMPClient",
+    // The vendor's vocabulary, the device core, the import engine, plugins and facades.
+    "AIBudsFoundation", "AIBudsPCM", "AIBuds", "AIBudsImport", "AIBudsS3",
+    "AIBudsSMP", "AIBudsSMPAudio", "AIBudsBlueZ", "TopStepComKit",
+    // Features: stabilization, audio, the AI side, live streaming, observability.
+    "AIBudsStabilization", "AIBudsAudio",
+    "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOfflineAI", "AIBudsOpenAI",
+    "AIBudsLiveCamera", "AIBudsLiveStream",
+    "AIBudsSQLite", "AIBudsLogStore", "AIBudsJournal", "AIBudsCrashReporter", "AIBudsAIDashboard", "AIBudsAIDashboardBridge",
+    // Bundles, the emulator and test tools.
+    "AIBudsAllInOne", "AIBudsEmulator", "AIBudsTestKit",
 ]
 
 let package = Package(
     name: "AIBuds",
     platforms: [.macOS(.v15)],
-    products: (libraries + observabilityLibraries).map { .library(name: $0, targets: [$0]) } + [
+    products: libraries.map { .library(name: $0, targets: [$0]) } + [
         .executable(name: "aibuds", targets: ["aibuds"]),
     ],
     targets: [
+        // Base: locks and signals, files, child processes, logging.
         .target(name: "AIBudsSync"),
         // Files a user or a peer named, written safely (OutputFile): no SDK types, no dependencies.
         .target(name: "AIBudsFiles"),
         .target(name: "CSpawn"),
         .target(name: "AIBudsProcess", dependencies: ["AIBudsSync", "CSpawn"]),
         .target(name: "AIBudsLog", dependencies: ["AIBudsSync"]),
-        .target(name: "AIBudsFoundation", dependencies: ["AIBudsSync", "AIBudsHTTPWire"]),
-        .systemLibrary(name: "CCrypto"),
-        .systemLibrary(name: "CDeflate", providers: [.apt(["libdeflate-dev"])]),
-        .target(name: "AIBudsDigest", dependencies: ["CCrypto", "CDeflate"]),
-        // libdbus-1 (Debian's libdbus-1-dev): the D-Bus client and service code of BlueZ's API.
-        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
-        .target(name: "AIBudsDBus", dependencies: ["AIBudsSync", "CDBus"]),
-        // The wire formats, one module a job: CBOR (RFC 8949, with Codable), HTTP/1.1 heads and
-        // ranges, MCUboot images, and the device's own protocol (SMP framing and the messages of
-        // every group, live frame stamps, discovery announcements, device file names).
+
+        // Wire formats, one module a job: CBOR (RFC 8949, with Codable), HTTP/1.1 heads and ranges,
+        // MCUboot images, the device's own protocol (SMP framing and the messages of every group, live
+        // frame stamps, discovery announcements, device file names); digests through OpenSSL and libdeflate.
         .target(name: "AIBudsCBOR"),
         .target(name: "AIBudsHTTPWire"),
         .target(name: "AIBudsMCUboot"),
         .target(name: "AIBudsWire", dependencies: ["AIBudsCBOR", "AIBudsMCUboot"]),
+        .systemLibrary(name: "CCrypto"),
+        .systemLibrary(name: "CDeflate", providers: [.apt(["libdeflate-dev"])]),
+        .target(name: "AIBudsDigest", dependencies: ["CCrypto", "CDeflate"]),
+
+        // I/O: sockets, the one HTTP server, the one HTTP client (libcurl), D-Bus.
         .target(name: "AIBudsNet", dependencies: ["AIBudsSync", "AIBudsLog"]),
         // The one HTTP/1.1 server: accept loop, bounded fair admission, head reading, Host check.
         .target(name: "AIBudsHTTPServer", dependencies: ["AIBudsSync", "AIBudsLog", "AIBudsNet", "AIBudsHTTPWire"]),
+        // libcurl from Debian (libcurl4-openssl-dev): the one HTTP client's transfers (S3-compatible
+        // stores, signed by its built-in AWS Signature Version 4; OpenAI-compatible servers).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl's variadic setopt/getinfo, which Swift cannot call, wrapped in C.
+        .target(name: "CCurlOptions", dependencies: ["CCurl"]),
+        // The one HTTP client: libcurl (handles kept, bodies streamed with limits, deadlines, typed errors).
+        .target(name: "AIBudsHTTPClient", dependencies: ["AIBudsSync", "CCurl", "CCurlOptions"]),
+        // libdbus-1 (Debian's libdbus-1-dev): the D-Bus client and service code of BlueZ's API.
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .target(name: "AIBudsDBus", dependencies: ["AIBudsSync", "CDBus"]),
+
+        // Engines with no SDK types: HTTP downloads, the SMP client.
         .target(name: "AIBudsTransfer", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsHTTPWire", "AIBudsNet",
         ]),
         .target(name: "AIBudsSMPClient", dependencies: [
             "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsDigest", "AIBudsCBOR", "AIBudsMCUboot", "AIBudsWire", "AIBudsNet",
         ]),
+
+        // The vendor's vocabulary, the audio value types, the device core and the import engine above it.
+        .target(name: "AIBudsFoundation", dependencies: ["AIBudsSync", "AIBudsHTTPWire"]),
+        // AIBudsPCM holds the value types (PCMAudio, AudioError, ReceivedAudioFrame) and links no
+        // library, so the device core names them without the audio libraries.
+        .target(name: "AIBudsPCM", dependencies: ["AIBudsFiles"]),
         .target(name: "AIBuds", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsNet", "AIBudsPCM",
         ]),
@@ -63,6 +84,9 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation",
             "AIBudsTransfer", "AIBudsProcess", "AIBuds",
         ]),
+        .target(name: "AIBudsS3", dependencies: ["AIBudsDigest", "AIBudsSync", "AIBudsHTTPClient", "AIBuds", "AIBudsTransfer", "AIBudsImport"]),
+
+        // Link plugins and facades: SMP over UDP, its AI audio path, SMP over BlueZ, TopStep's API.
         .target(name: "AIBudsSMP", dependencies: [
             "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsCBOR", "AIBudsImport", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
         ]),
@@ -71,29 +95,14 @@ let package = Package(
         .target(name: "AIBudsSMPAudio", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBuds", "AIBudsSMP", "AIBudsAudio",
         ]),
-        .target(name: "AIBudsEmulator", dependencies: [
-            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsHTTPServer", "AIBudsDigest", "AIBudsCBOR", "AIBudsHTTPWire", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",
-            "AIBudsAudio", "AIBudsProcess",
+        .target(name: "AIBudsBlueZ", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus",
         ]),
         .target(name: "TopStepComKit", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds",
         ]),
-        .target(name: "AIBudsBlueZ", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsDBus",
-        ]),
-        // libcurl from Debian (libcurl4-openssl-dev): HTTP to S3-compatible stores, signed by its
-        // built-in AWS Signature Version 4.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        // The one HTTP client: libcurl (handles kept, bodies streamed with limits, deadlines, typed errors).
-        .target(name: "AIBudsHTTPClient", dependencies: ["AIBudsSync", "CCurl", "CCurlOptions"]),
-        .target(name: "AIBudsS3", dependencies: ["AIBudsDigest", "AIBudsSync", "AIBudsHTTPClient", "AIBuds", "AIBudsTransfer", "AIBudsImport"]),
-        .target(name: "AIBudsAllInOne", dependencies: [
-            "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsStabilization", "AIBudsBlueZ", "AIBudsImport",
-        ]),
-        .target(name: "AIBudsTestKit", dependencies: [
-            "AIBudsSync", "AIBudsProcess", "AIBudsLog", "AIBudsFoundation", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBuds", "AIBudsEmulator",
-            "AIBudsAudio",
-        ]),
+
+        // Video stabilization (FFmpeg).
         // FFmpeg's libraries from Debian (libavformat-dev, libavcodec-dev, libswscale-dev, libavutil-dev).
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat",
@@ -106,7 +115,77 @@ let package = Package(
         // Rendered clips with known camera motion, their sidecars, and an independent motion
         // estimate: for the stabilization tests, the benchmark and the emulator's videos.
         .target(name: "AIBudsSyntheticVideo", dependencies: ["AIBudsStabilization", "CFFmpeg"]),
-        .executableTarget(name: "aibuds-bench-stabilize", dependencies: ["AIBudsStabilization", "AIBudsSyntheticVideo"]),
+
+        // Audio: Opus and Ogg/Opus, resampling, voice activity, playback.
+        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+        .systemLibrary(name: "COggOpus", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev", "libopusenc-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        // libpulse-simple's pkg-config flags (-D_REENTRANT -pthread) are ones SwiftPM refuses; its
+        // headers are in /usr/include, so the module map alone links it.
+        .systemLibrary(name: "CPulseSimple", providers: [.apt(["libpulse-dev"])]),
+        // WebRTC's voice activity detector, exported by Debian's libwebrtc-audio-processing.
+        .systemLibrary(name: "CWebRTCVAD", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
+        .target(name: "AIBudsAudio", dependencies: ["AIBudsPCM", "COpus", "COggOpus", "CSoxr", "CPulseSimple", "CWebRTCVAD"]),
+
+        // The AI side: its vocabulary and provider protocol, the SDK core, and its providers.
+        .target(name: "AIBudsAIFoundation", dependencies: ["AIBudsFoundation", "AIBudsPCM"]),
+        .target(name: "AIBudsAISDK", dependencies: ["AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation"]),
+        // libespeak-ng and PocketSphinx (Debian's libespeak-ng-dev, libpocketsphinx-dev): the offline provider.
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev"])]),
+        .target(name: "AIBudsOfflineAI", dependencies: [
+            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsProcess", "CEspeakNG", "CPocketSphinx",
+        ]),
+        .target(name: "AIBudsOpenAI", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsHTTPClient",
+        ]),
+
+        // Live streaming: the emulated camera (GStreamer's RTSP server, FFmpeg's encoders) and the client.
+        // GStreamer's RTSP server (Debian's libgstrtspserver-1.0-dev) for the emulated camera.
+        .systemLibrary(
+            name: "CGStreamer", pkgConfig: "gstreamer-rtsp-server-1.0",
+            providers: [.apt(["libgstrtspserver-1.0-dev"])]),
+        .target(name: "AIBudsLiveCamera", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsWire", "AIBudsNet", "AIBudsEmulator", "AIBudsStabilization",
+            "AIBudsSyntheticVideo", "CFFmpeg", "CGStreamer",
+        ]),
+        .target(name: "AIBudsLiveStream", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsHTTPWire", "AIBudsWire", "AIBudsNet", "CFFmpeg",
+        ]),
+
+        // Observability: the production log destinations, the crash reporter and the AI dashboard.
+        // SQLite through Debian's libsqlite3 (libsqlite3-dev): the log store and the dashboard's records.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // libsystemd (libsystemd-dev): sd_journal_sendv, journald's native protocol with structured fields.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(name: "AIBudsSQLite", dependencies: ["AIBudsSync", "CSQLite"]),
+        .target(name: "AIBudsLogStore", dependencies: ["AIBudsSync", "AIBudsLog", "AIBudsSQLite", "AIBudsFiles"]),
+        .target(name: "AIBudsJournal", dependencies: ["AIBudsSync", "AIBudsLog", "CSystemd"]),
+        // The fatal-signal handler, in C: only async-signal-safe calls, no Swift runtime in a handler.
+        .target(name: "CCrashHandler"),
+        .target(name: "AIBudsCrashReporter", dependencies: ["AIBudsSync", "AIBudsLog", "CCrashHandler"]),
+        .target(name: "AIBudsAIDashboard", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsHTTPWire", "AIBudsNet", "AIBudsSQLite", "AIBudsFiles", "AIBudsPCM",
+        ]),
+        // The AI SDK's session observer feeding the dashboard's recorder.
+        .target(name: "AIBudsAIDashboardBridge", dependencies: [
+            "AIBudsSync", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsAIDashboard",
+        ]),
+
+        // Bundles, the emulator and test tools.
+        .target(name: "AIBudsAllInOne", dependencies: [
+            "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsStabilization", "AIBudsBlueZ", "AIBudsImport",
+        ]),
+        .target(name: "AIBudsEmulator", dependencies: [
+            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsHTTPServer", "AIBudsDigest", "AIBudsCBOR", "AIBudsHTTPWire", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",
+            "AIBudsAudio", "AIBudsProcess",
+        ]),
+        .target(name: "AIBudsTestKit", dependencies: [
+            "AIBudsSync", "AIBudsProcess", "AIBudsLog", "AIBudsFoundation", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBuds", "AIBudsEmulator",
+            "AIBudsAudio",
+        ]),
+
+        // Commands and benchmarks.
         // Release builds link the Swift runtime and Foundation statically: the command starts in
         // about 4 ms instead of 7 (no symbol binding across a dozen shared libraries). The
         // toolchain's lld links them (gold warns about glibc's mktemp inside static Foundation).
@@ -135,55 +214,30 @@ let package = Package(
             "AIBudsDigest", "AIBudsWire", "AIBudsNet", "AIBudsTransfer", "AIBudsSMPClient", "AIBuds",
             "AIBudsEmulator",
         ]),
-        // Audio (issue 16): PCM, WAV, Opus and Ogg/Opus, resampling, voice activity, playback.
-        // AIBudsPCM holds the value types (PCMAudio, AudioError, ReceivedAudioFrame) and links no
-        // library, so the device core names them without the audio libraries.
-        .target(name: "AIBudsPCM", dependencies: ["AIBudsFiles"]),
-        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
-        .systemLibrary(name: "COggOpus", pkgConfig: "opusfile", providers: [.apt(["libopusfile-dev", "libopusenc-dev"])]),
-        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
-        // libpulse-simple's pkg-config flags (-D_REENTRANT -pthread) are ones SwiftPM refuses; its
-        // headers are in /usr/include, so the module map alone links it.
-        .systemLibrary(name: "CPulseSimple", providers: [.apt(["libpulse-dev"])]),
-        // WebRTC's voice activity detector, exported by Debian's libwebrtc-audio-processing.
-        .systemLibrary(name: "CWebRTCVAD", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
-        .target(name: "AIBudsAudio", dependencies: ["AIBudsPCM", "COpus", "COggOpus", "CSoxr", "CPulseSimple", "CWebRTCVAD"]),
-        .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio", "AIBudsProcess", "AIBudsTestKit"]),
-        // The AI side: its vocabulary and provider protocol, the SDK core, and its providers.
-        .target(name: "AIBudsAIFoundation", dependencies: ["AIBudsFoundation", "AIBudsPCM"]),
-        .target(name: "AIBudsAISDK", dependencies: ["AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation"]),
-        // libcurl (Debian's libcurl4-openssl-dev): HTTP and HTTPS for the OpenAI-compatible provider;
-        // CCurlOptions wraps its variadic setopt/getinfo, which Swift cannot call.
-        .target(name: "CCurlOptions", dependencies: ["CCurl"]),
-        // libespeak-ng and PocketSphinx (Debian's libespeak-ng-dev, libpocketsphinx-dev): the offline provider.
-        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
-        .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev"])]),
-        .target(name: "AIBudsOfflineAI", dependencies: [
-            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsProcess", "CEspeakNG", "CPocketSphinx",
+        .executableTarget(name: "aibuds-bench-stabilize", dependencies: ["AIBudsStabilization", "AIBudsSyntheticVideo"]),
+        .executableTarget(name: "aibuds-bench-live", dependencies: [
+            "AIBudsSync", "AIBudsProcess", "AIBudsWire", "AIBudsEmulator", "AIBudsLiveCamera", "AIBudsLiveStream",
         ]),
-        .target(name: "AIBudsOpenAI", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsHTTPClient",
-        ]),
+        // The log-line cost benchmark (docs/benchmarks.md).
+        .executableTarget(name: "aibuds-bench-log", dependencies: ["AIBudsLog", "AIBudsLogStore", "AIBudsJournal"]),
+        // A program that installs the crash reporter and crashes in the way its argument names.
+        // Linked with --export-dynamic, as an app wanting symbol names for its own code in reports is.
+        .executableTarget(
+            name: "aibuds-crash-child", dependencies: ["AIBudsLog", "AIBudsCrashReporter"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
+
+        // Tests: each library's own target, in the order of the layers above.
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
         .testTarget(name: "AIBudsFilesTests", dependencies: ["AIBudsFiles"]),
-        .testTarget(name: "AIBudsHTTPClientTests", dependencies: ["AIBudsHTTPClient", "AIBudsTestKit"]),
-        .testTarget(name: "AIBudsS3Tests", dependencies: ["AIBudsS3", "AIBudsTestKit"]),
-        .testTarget(name: "AIBudsHTTPServerTests", dependencies: ["AIBudsHTTPServer", "AIBudsLog", "AIBudsNet"]),
         .testTarget(name: "AIBudsProcessTests", dependencies: ["AIBudsProcess", "AIBudsSync"]),
-        .testTarget(name: "AIBudsAITests", dependencies: [
-            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
-            "AIBudsOfflineAI", "AIBudsTestKit", "AIBudsLog",
-        ]),
-        .testTarget(name: "AIBudsStabilizationTests", dependencies: [
-            "AIBudsSync", "AIBudsFoundation", "AIBuds", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsSyntheticVideo", "AIBudsEmulator",
-            "AIBudsProcess", "AIBudsStabilization", "AIBudsImport",
-        ]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog", "AIBudsTestKit"]),
-        .testTarget(name: "AIBudsDigestTests", dependencies: ["AIBudsDigest"]),
         .testTarget(name: "AIBudsCBORTests", dependencies: ["AIBudsCBOR", "AIBudsDigest", "AIBudsWire"]),
         .testTarget(name: "AIBudsHTTPWireTests", dependencies: ["AIBudsHTTPWire"]),
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsCBOR", "AIBudsWire", "AIBudsDigest"]),
+        .testTarget(name: "AIBudsDigestTests", dependencies: ["AIBudsDigest"]),
         .testTarget(name: "AIBudsNetTests", dependencies: ["AIBudsNet"]),
+        .testTarget(name: "AIBudsHTTPServerTests", dependencies: ["AIBudsHTTPServer", "AIBudsLog", "AIBudsNet"]),
+        .testTarget(name: "AIBudsHTTPClientTests", dependencies: ["AIBudsHTTPClient", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsTransferTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsTransfer", "AIBudsEmulator", "AIBudsTestKit",
         ]),
@@ -191,6 +245,14 @@ let package = Package(
             "AIBudsSync", "AIBudsDigest", "AIBudsCBOR", "AIBudsMCUboot", "AIBudsWire", "AIBudsNet", "AIBudsSMPClient", "AIBudsEmulator",
             "AIBudsTestKit",
         ]),
+        .testTarget(name: "AIBudsTests", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBuds", "AIBudsTestKit",
+        ]),
+        .testTarget(name: "AIBudsImportTests", dependencies: [
+            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsProcess", "AIBuds",
+            "AIBudsImport", "AIBudsSMP", "AIBudsEmulator", "AIBudsAudio", "AIBudsS3", "AIBudsTestKit",
+        ]),
+        .testTarget(name: "AIBudsS3Tests", dependencies: ["AIBudsS3", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsSMPTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsCBOR", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
             "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsAudio", "AIBudsEmulator", "AIBudsAllInOne",
@@ -200,85 +262,44 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
             "AIBudsSMP", "AIBudsEmulator", "AIBudsTestKit", "AIBudsBlueZ", "AIBudsDBus", "TopStepComKit",
         ]),
-        .testTarget(name: "AIBudsEmulatorTests", dependencies: [
-            "AIBudsSync", "AIBudsDigest", "AIBudsCBOR", "AIBudsHTTPWire", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",
-            "AIBudsEmulator", "AIBudsLog", "AIBudsTestKit", "AIBudsAudio", "AIBudsProcess",
-        ]),
         .testTarget(name: "TopStepComKitTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsCBOR", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
             "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
         ]),
-        .testTarget(name: "AIBudsImportTests", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsProcess", "AIBuds",
-            "AIBudsImport", "AIBudsSMP", "AIBudsEmulator", "AIBudsAudio", "AIBudsS3", "AIBudsTestKit",
+        .testTarget(name: "AIBudsStabilizationTests", dependencies: [
+            "AIBudsSync", "AIBudsFoundation", "AIBuds", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsSyntheticVideo", "AIBudsEmulator",
+            "AIBudsProcess", "AIBudsStabilization", "AIBudsImport",
         ]),
-        .testTarget(name: "AIBudsTests", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBuds", "AIBudsTestKit",
+        .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio", "AIBudsProcess", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsLiveStreamTests", dependencies: [
+            "AIBudsSync", "AIBudsWire", "AIBudsNet", "AIBudsFoundation", "AIBudsEmulator", "AIBudsTestKit",
+            "AIBudsLiveCamera", "AIBudsLiveStream",
+        ]),
+        .testTarget(name: "AIBudsLogStoreTests", dependencies: [
+            "AIBudsLog", "AIBudsLogStore", "AIBudsJournal", "AIBudsSQLite", "AIBudsTestKit",
+        ]),
+        .testTarget(name: "AIBudsCrashReporterTests", dependencies: ["AIBudsCrashReporter", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsAIDashboardTests", dependencies: [
+            "AIBudsAIDashboard", "AIBudsAudio", "AIBudsLog", "AIBudsNet", "AIBudsProcess", "AIBudsTestKit",
+        ]),
+        .testTarget(name: "AIBudsAIDashboardBridgeTests", dependencies: [
+            "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAIDashboard", "AIBudsAIDashboardBridge", "AIBudsTestKit",
+        ]),
+        .testTarget(name: "AIBudsEmulatorTests", dependencies: [
+            "AIBudsSync", "AIBudsDigest", "AIBudsCBOR", "AIBudsHTTPWire", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",
+            "AIBudsEmulator", "AIBudsLog", "AIBudsTestKit", "AIBudsAudio", "AIBudsProcess",
+        ]),
+        .testTarget(name: "AIBudsAITests", dependencies: [
+            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
+            "AIBudsOfflineAI", "AIBudsTestKit", "AIBudsLog",
         ]),
         // The vendor's media import example must compile unchanged in the Swift 5 language mode too.
         .testTarget(
             name: "ImportSwift5Tests", dependencies: ["AIBudsFoundation", "AIBuds"],
             swiftSettings: [.swiftLanguageMode(.v5)]),
-        // Live streaming: GStreamer's RTSP server (Debian's libgstrtspserver-1.0-dev) for the emulated
-        // camera; FFmpeg's libraries for the camera's encoders and the client's pull, push and record.
-        .systemLibrary(
-            name: "CGStreamer", pkgConfig: "gstreamer-rtsp-server-1.0",
-            providers: [.apt(["libgstrtspserver-1.0-dev"])]),
-        .target(name: "AIBudsLiveCamera", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsWire", "AIBudsNet", "AIBudsEmulator", "AIBudsStabilization",
-            "AIBudsSyntheticVideo", "CFFmpeg", "CGStreamer",
-        ]),
-        .target(name: "AIBudsLiveStream", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsHTTPWire", "AIBudsWire", "AIBudsNet", "CFFmpeg",
-        ]),
-        .executableTarget(name: "aibuds-bench-live", dependencies: [
-            "AIBudsSync", "AIBudsProcess", "AIBudsWire", "AIBudsEmulator", "AIBudsLiveCamera", "AIBudsLiveStream",
-        ]),
-        .testTarget(name: "AIBudsLiveStreamTests", dependencies: [
-            "AIBudsSync", "AIBudsWire", "AIBudsNet", "AIBudsFoundation", "AIBudsEmulator", "AIBudsTestKit",
-            "AIBudsLiveCamera", "AIBudsLiveStream",
+        .testTarget(name: "AIBudsObservabilityCLITests", dependencies: [
+            "AIBudsLog", "AIBudsLogStore", "AIBudsAIDashboard", "AIBudsTestKit",
         ]),
     ],
     swiftLanguageModes: [.v6]
 )
-
-// Observability: the production log destinations, the crash reporter and the AI dashboard.
-package.targets += [
-    // SQLite through Debian's libsqlite3 (libsqlite3-dev): the log store and the dashboard's records.
-    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-    // libsystemd (libsystemd-dev): sd_journal_sendv, journald's native protocol with structured fields.
-    .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-    .target(name: "AIBudsSQLite", dependencies: ["AIBudsSync", "CSQLite"]),
-    .target(name: "AIBudsLogStore", dependencies: ["AIBudsSync", "AIBudsLog", "AIBudsSQLite", "AIBudsFiles"]),
-    .target(name: "AIBudsJournal", dependencies: ["AIBudsSync", "AIBudsLog", "CSystemd"]),
-    // The fatal-signal handler, in C: only async-signal-safe calls, no Swift runtime in a handler.
-    .target(name: "CCrashHandler"),
-    .target(name: "AIBudsCrashReporter", dependencies: ["AIBudsSync", "AIBudsLog", "CCrashHandler"]),
-    .target(name: "AIBudsAIDashboard", dependencies: [
-        "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsHTTPWire", "AIBudsNet", "AIBudsSQLite", "AIBudsFiles", "AIBudsPCM",
-    ]),
-    // The AI SDK's session observer feeding the dashboard's recorder.
-    .target(name: "AIBudsAIDashboardBridge", dependencies: [
-        "AIBudsSync", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsAIDashboard",
-    ]),
-    .testTarget(name: "AIBudsAIDashboardBridgeTests", dependencies: [
-        "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAIDashboard", "AIBudsAIDashboardBridge", "AIBudsTestKit",
-    ]),
-    // A program that installs the crash reporter and crashes in the way its argument names.
-    // Linked with --export-dynamic, as an app wanting symbol names for its own code in reports is.
-    .executableTarget(
-        name: "aibuds-crash-child", dependencies: ["AIBudsLog", "AIBudsCrashReporter"],
-        linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
-    // The log-line cost benchmark (docs/benchmarks.md).
-    .executableTarget(name: "aibuds-bench-log", dependencies: ["AIBudsLog", "AIBudsLogStore", "AIBudsJournal"]),
-    .testTarget(name: "AIBudsObservabilityCLITests", dependencies: [
-        "AIBudsLog", "AIBudsLogStore", "AIBudsAIDashboard", "AIBudsTestKit",
-    ]),
-    .testTarget(name: "AIBudsLogStoreTests", dependencies: [
-        "AIBudsLog", "AIBudsLogStore", "AIBudsJournal", "AIBudsSQLite", "AIBudsTestKit",
-    ]),
-    .testTarget(name: "AIBudsCrashReporterTests", dependencies: ["AIBudsCrashReporter", "AIBudsTestKit"]),
-    .testTarget(name: "AIBudsAIDashboardTests", dependencies: [
-        "AIBudsAIDashboard", "AIBudsAudio", "AIBudsLog", "AIBudsNet", "AIBudsProcess", "AIBudsTestKit",
-    ]),
-]

@@ -7,11 +7,11 @@ import Foundation
 /// A station's S3 destination (`s3://BUCKET/PREFIX`): each device's files become objects under
 /// `PREFIX/<device id>/<safe name>`, verified and stored once, with the ledger beside them.
 ///
-/// - Object keys: the device id as a safe component, the file name as ``SafeFileName`` makes it
+/// - Object keys: the device id as a safe component, the file name as ``/AIBudsTransfer/SafeFileName`` makes it
 ///   (no `/`, no control or format characters, no `.`/`..`, at most 200 bytes), so a hostile name
 ///   cannot reach another device's objects or the ledger.
 /// - Streaming: a device file goes from the device into its object as it downloads
-///   (``streamTarget(deviceID:name:size:sha256:)``, ``S3ObjectUpload``), with at most two parts
+///   (``streamTarget(deviceID:name:size:sha256:)``, `S3ObjectUpload`), with at most two parts
 ///   in memory and nothing on local disk; only files kept locally for a while (videos to
 ///   stabilize, their stabilized copies) are stored from a file.
 /// - Verification: every part is sent with `x-amz-checksum-crc32` (the store rejects a part whose
@@ -26,7 +26,7 @@ import Foundation
 ///   ``stateInterval`` (the first one that long after the upload began); an interrupted import finds it,
 ///   checks the parts are still there, and asks the device only for the rest.
 /// - Ledger: `<device>/.aibuds/ledger/<SHA-256 of the device name>.json`, one
-///   ``ImportLedgerEntry`` per file (its `localPath` is the object's `s3://` URL), written once.
+///   ``/AIBudsImport/ImportLedgerEntry`` per file (its `localPath` is the object's `s3://` URL), written once.
 public final class S3MediaStore: MediaObjectStore {
     /// The client that sends the requests.
     public let client: S3Client
@@ -110,7 +110,7 @@ public final class S3MediaStore: MediaObjectStore {
     /// Where the device file `name` (`size` bytes, SHA-256 `sha256`) goes when streamed from the
     /// device: `.stored` when an object under the device's place already holds these bytes (its
     /// ledger entry is written if missing), else a sink that uploads them as they arrive
-    /// (``S3ObjectUpload``) at the first free key.
+    /// (`S3ObjectUpload`) at the first free key.
     public func streamTarget(deviceID: String, name: String, size: UInt64, sha256: [UInt8]) throws -> MediaObjectStreamTarget {
         let objectName = try SafeFileName.make(from: name)
         switch try freeKey(deviceID: deviceID, objectName: objectName, sha256: sha256) {
@@ -127,7 +127,7 @@ public final class S3MediaStore: MediaObjectStore {
         }
     }
 
-    /// Stores `file` (see ``MediaObjectStore/store(file:deviceID:name:sha256:companionName:)``):
+    /// Stores `file` (see ``/AIBudsImport/MediaObjectStore/store(file:deviceID:name:sha256:companionName:)``):
     /// its bytes go through the same upload as a streamed file's, resuming an upload an
     /// interrupted import left.
     public func store(file: URL, deviceID: String, name: String, sha256: [UInt8], companionName: String?) throws -> URL {
