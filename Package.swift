@@ -236,7 +236,7 @@ let package = Package(
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsCBOR", "AIBudsWire", "AIBudsDigest"]),
         .testTarget(name: "AIBudsDigestTests", dependencies: ["AIBudsDigest"]),
         .testTarget(name: "AIBudsNetTests", dependencies: ["AIBudsNet"]),
-        .testTarget(name: "AIBudsHTTPServerTests", dependencies: ["AIBudsHTTPServer", "AIBudsLog", "AIBudsNet"]),
+        .testTarget(name: "AIBudsHTTPServerTests", dependencies: ["AIBudsHTTPServer", "AIBudsLog", "AIBudsNet", "AIBudsSync"]),
         .testTarget(name: "AIBudsHTTPClientTests", dependencies: ["AIBudsHTTPClient", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsTransferTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsTransfer", "AIBudsEmulator", "AIBudsTestKit",

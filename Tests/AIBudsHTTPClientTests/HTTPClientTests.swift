@@ -20,6 +20,11 @@ import Testing
         self.wfile.write(reply)
     """#
 
+    /// Runs a blocking request on a thread of its own, never on one of Swift concurrency's few.
+    private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await onOwnThread(body)
+    }
+
     private func start() async throws -> (base: String, server: ScriptedHTTPServer) {
         let server = try await ScriptedHTTPServer.start(Self.handler)
         return (server.base, server)
@@ -30,9 +35,11 @@ import Testing
         defer { server.stop() }
         let client = HTTPClient()
         for _ in 0..<3 {  // a kept handle serves the next request
-            let (response, body) = try client.fetch(
-                HTTPClientRequest("PUT", url: base + "/echo", headers: ["X-Test: hello"], body: .bytes(Data(repeating: 7, count: 5000))),
-                limit: 1024)
+            let (response, body) = try await offPool {
+                try client.fetch(
+                    HTTPClientRequest("PUT", url: base + "/echo", headers: ["X-Test: hello"], body: .bytes(Data(repeating: 7, count: 5000))),
+                    limit: 1024)
+            }
             #expect(response.status == 201 && response.headers["x-echo"] == "yes")
             #expect(String(decoding: body, as: UTF8.self) == "PUT 5000 hello")
         }
@@ -43,8 +50,8 @@ import Testing
         defer { server.stop() }
         let clock = ContinuousClock()
         let started = clock.now
-        let error = #expect(throws: HTTPClientError.self) {
-            _ = try HTTPClient().fetch(HTTPClientRequest("GET", url: base + "/huge"), limit: 4 << 20)
+        let error = await #expect(throws: HTTPClientError.self) {
+            _ = try await offPool { try HTTPClient().fetch(HTTPClientRequest("GET", url: base + "/huge"), limit: 4 << 20) }
         }
         #expect(error?.kind == .refused && error?.message.contains("larger than") == true, "\(String(describing: error))")
         #expect(clock.now - started < .seconds(10), "refused at 4 MiB, not read to 1 GiB")
@@ -53,12 +60,12 @@ import Testing
     @Test func aStalledAnswerIsATimeoutAndNothingListeningIsUnreachable() async throws {
         let (base, server) = try await start()
         defer { server.stop() }
-        let stalled = #expect(throws: HTTPClientError.self) {
-            _ = try HTTPClient().fetch(HTTPClientRequest("GET", url: base + "/stall", stallTimeout: .seconds(1)), limit: 1024)
+        let stalled = await #expect(throws: HTTPClientError.self) {
+            _ = try await offPool { try HTTPClient().fetch(HTTPClientRequest("GET", url: base + "/stall", stallTimeout: .seconds(1)), limit: 1024) }
         }
         #expect(stalled?.kind == .timeout, "\(String(describing: stalled))")
-        let nobody = #expect(throws: HTTPClientError.self) {
-            _ = try HTTPClient().fetch(HTTPClientRequest("GET", url: "http://127.0.0.1:9/"), limit: 1024)
+        let nobody = await #expect(throws: HTTPClientError.self) {
+            _ = try await offPool { try HTTPClient().fetch(HTTPClientRequest("GET", url: "http://127.0.0.1:9/"), limit: 1024) }
         }
         #expect(nobody?.kind == .unreachable, "\(String(describing: nobody))")
     }
@@ -66,8 +73,8 @@ import Testing
     @Test func cancellingStopsTheTransfer() async throws {
         let (base, server) = try await start()
         defer { server.stop() }
-        let error = #expect(throws: HTTPClientError.self) {
-            _ = try HTTPClient().perform(HTTPClientRequest("GET", url: base + "/stall"), cancelled: { true }) { _ in nil }
+        let error = await #expect(throws: HTTPClientError.self) {
+            _ = try await offPool { try HTTPClient().perform(HTTPClientRequest("GET", url: base + "/stall"), cancelled: { true }) { _ in nil } }
         }
         #expect(error?.kind == .canceled, "\(String(describing: error))")
     }

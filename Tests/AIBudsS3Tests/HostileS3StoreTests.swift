@@ -6,7 +6,7 @@ import Testing
 /// The S3 destination against a store that lies, on loopback (Python's http.server, started by the
 /// test): one that calls every key taken, one that answers a small read with a gigabyte, one that
 /// refuses every conditional write. Each costs a bounded number of requests and bounded memory,
-/// and ends in a typed error.
+/// and ends in a typed error. The store's calls block: they run on a thread of their own.
 @Suite(.timeLimit(.minutes(2))) struct HostileS3StoreTests {
     static let handler = #"""
     bucket = self.path.split("/")[1]
@@ -42,8 +42,8 @@ import Testing
         defer { server.stop() }
         let store = store(endpoint, bucket: "taken")
         let sha = [UInt8](repeating: 0xAB, count: 32)
-        let refused = #expect(throws: S3Error.self) {
-            _ = try store.streamTarget(deviceID: "watch", name: "IMG_1.jpg", size: 5, sha256: sha)
+        let refused = await #expect(throws: S3Error.self) {
+            _ = try await onOwnThread { try store.streamTarget(deviceID: "watch", name: "IMG_1.jpg", size: 5, sha256: sha) }
         }
         #expect(refused?.kind == .http && refused?.message.contains("no free key for IMG_1.jpg") == true, "\(String(describing: refused))")
         #expect(store.client.requestsSent.withLock { $0 } == S3MediaStore.numberedKeys + 1)
@@ -55,8 +55,8 @@ import Testing
         let store = store(endpoint, bucket: "racing")
         let file = try makeTemporaryDirectory().appendingPathComponent("IMG_2.jpg")
         try Data(repeating: 1, count: 1000).write(to: file)
-        let refused = #expect(throws: S3Error.self) {
-            _ = try store.store(file: file, deviceID: "watch", name: "IMG_2.jpg", sha256: [], companionName: nil)
+        let refused = await #expect(throws: S3Error.self) {
+            _ = try await onOwnThread { try store.store(file: file, deviceID: "watch", name: "IMG_2.jpg", sha256: [], companionName: nil) }
         }
         #expect(refused != nil)
         // Each lost race takes one of the 17 keys, with a HEAD and a PUT (and a removal) each.
@@ -68,7 +68,9 @@ import Testing
         defer { server.stop() }
         let store = store(endpoint, bucket: "huge")
         let before = residentBytes()
-        let refused = #expect(throws: S3Error.self) { _ = try store.ledgerEntry(deviceID: "watch", name: "IMG_3.jpg") }
+        let refused = await #expect(throws: S3Error.self) {
+            _ = try await onOwnThread { try store.ledgerEntry(deviceID: "watch", name: "IMG_3.jpg") }
+        }
         #expect(refused?.kind == .network, "\(String(describing: refused))")
         #expect(residentBytes() - before < 100 << 20, "the answer was kept")
     }

@@ -11,7 +11,14 @@ import Testing
 extension LoopbackEmulator {
     /// Finds this emulator through `AIBudsSDK` (SMP plugin) and connects to it.
     func connectedDevice() async throws -> any DeviceConvertible {
-        if !AIBudsSDK.isInitialized { AIBudsAllInOne.initialize() }
+        if !AIBudsSDK.isInitialized {
+            // Generous limits: these tests are about the kit, and the whole suite runs beside them
+            // on two cores (a connect once took over the default 10 s there).
+            let configuration = SDKConfiguration.default()
+            configuration.connectTimeoutInSeconds = 30
+            configuration.commandTimeoutInSeconds = 15
+            AIBudsAllInOne.initialize(configuration: configuration)
+        }
         let found = try await AIBudsSDK.discoverDevice(at: "udp://\(address)")
         let device = try #require(AIBudsSDK.makeStorableDeviceFromDiscovered(found))
         try await device.connectAndWait(ConnectParams())
