@@ -57,6 +57,35 @@ let samples: [(any SMPRequest.Type, request: CBOR, response: CBOR)] = [
     (CaptureMaxAudioWriteRequest.self, ["seconds": 300], [:]),
     (CaptureMaxVideoReadRequest.self, [:], ["seconds": 60]),
     (CaptureMaxVideoWriteRequest.self, ["seconds": 30], [:]),
+    (CaptureLensProfileRequest.self, ["off": 0], ["off": 0, "len": 2, "data": .bytes(Data("{}".utf8))]),
+    (ImageStateReadRequest.self, [:],
+     ["images": [["image": 0, "slot": 0, "version": "1.2.0", "hash": .bytes(Data(repeating: 0x11, count: 32)),
+                  "bootable": true, "confirmed": true, "active": true],
+                 ["image": 0, "slot": 1, "version": "1.3.0", "hash": .bytes(Data(repeating: 0x22, count: 32)), "pending": true]],
+      "splitStatus": 0]),
+    (ImageStateWriteRequest.self, ["hash": .bytes(Data(repeating: 0x22, count: 32)), "confirm": false],
+     ["images": [["slot": 0, "version": "1.2.0"]]]),
+    (ImageUploadRequest.self, ["image": 0, "len": 4096, "off": 0, "sha": .bytes(Data(repeating: 0x33, count: 32)),
+                               "data": .bytes(Data([0x3D, 0xB8, 0xF3, 0x96])), "upgrade": false],
+     ["off": 4, "match": false]),
+    (ImageEraseRequest.self, ["slot": 1], [:]),
+    (ImageSlotInfoRequest.self, [:], ["images": [["image": 0, "slots": [["slot": 0, "size": 262_144], ["slot": 1, "size": 262_144]],
+                                                  "max_image_size": 262_144]]]),
+    (DeviceSettingReadRequest.self, ["name": "anc"], ["name": "anc", "value": 1]),
+    (DeviceSettingWriteRequest.self, ["name": "volume", "value": 7], ["name": "volume", "value": 7]),
+    (DeviceActionRequest.self, ["name": "teleprompter.open", "args": ["text": "Hello"]], ["setting": "teleprompter", "value": true]),
+    (AudioMicStartRequest.self, [:], ["stream": 1, "format": ["codec": "opus", "rate": 16000, "channels": 1, "frame_ms": 20]]),
+    (AudioMicReadRequest.self, ["stream": 1, "from": 0, "wait_ms": 200],
+     ["first": 0, "frames": [.bytes(Data([0x08, 0x01])), .bytes(Data([0x08, 0x02]))], "ended": false]),
+    (AudioMicStopRequest.self, ["stream": 1], [:]),
+    (AudioSpeakerStartRequest.self, [:], ["stream": 2, "format": ["codec": "opus", "rate": 16000, "channels": 1, "frame_ms": 20]]),
+    (AudioSpeakerWriteRequest.self, ["stream": 2, "first": 0, "frames": [.bytes(Data([0x08, 0x01]))]], [:]),
+    (AudioSpeakerStopRequest.self, ["stream": 2, "frames": 1], ["decoded": 1, "recovered": 0, "concealed": 0]),
+    (LiveStartRequest.self, ["format": "rtsp", "width": 1280, "height": 720, "fps": 30, "bitrate_kbps": 2000],
+     ["streaming": true, "format": "rtsp", "url": "rtsp://127.0.0.1:8554/live", "width": 1280, "height": 720, "fps": 30,
+      "bitrate_kbps": 2000, "sizes": ["1280x720", "1920x1080"], "max_fps": 30, "bitrate_min": 500, "bitrate_max": 8000]),
+    (LiveStopRequest.self, [:], [:]),
+    (LiveStateRequest.self, [:], ["streaming": false, "sizes": ["1280x720"], "max_fps": 30, "bitrate_min": 500, "bitrate_max": 8000]),
 ]
 
 /// RFC 8949 Appendix A examples and a few hostile shapes, as hex.
@@ -79,9 +108,12 @@ struct MakeCorpus {
         }
         let root = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Fuzz/corpus")
         let smp = root.appendingPathComponent("smp"), cbor = root.appendingPathComponent("cbor")
+        // The generated seeds are written anew; the regression inputs kept beside them stay.
         for folder in [smp, cbor] {
-            try? FileManager.default.removeItem(at: folder)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where !name.hasPrefix("regression-") {
+                try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
         }
         func write(_ bytes: some Sequence<UInt8>, _ folder: URL, _ name: String) throws {
             try Data(bytes).write(to: folder.appendingPathComponent(name))
