@@ -21,9 +21,7 @@ private struct Probe: Codable, Sendable, Equatable, PlainPayloadDecodable {
 
 private struct ProbeRequest: SMPRequest {
     typealias Response = Probe
-    static let group: UInt16 = 64
-    static let command: UInt8 = 7
-    static let operation = SMPOperation.read
+    static let route = SMPRoute(64, 7, .read, "events")
 }
 
 /// `SMPClient` reads a `PlainPayloadDecodable` response from its payload bytes, and gives

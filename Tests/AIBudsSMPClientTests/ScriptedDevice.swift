@@ -55,9 +55,7 @@ struct ScriptError: Error, CustomStringConvertible {
 /// OS echo, defined here so that the client tests do not depend on the message catalogue.
 struct TestEcho: SMPRequest {
     struct Response: Codable, Sendable, Equatable { var r: String }
-    static let group: UInt16 = 0
-    static let command: UInt8 = 0
-    static let operation = SMPOperation.write
+    static let route = SMPRoute(0, 0, .write, "echo")
     var d: String
 }
 

@@ -11,12 +11,6 @@ extension SMPGroupID {
 public struct LiveStartRequest: SMPRequest, Equatable {
     /// The device answers `start` with the stream it started (``LiveStateResponse``).
     public typealias Response = LiveStateResponse
-    /// Group 72, this project's Live group (docs/protocol.md §3).
-    public static let group = SMPGroupID.live
-    /// Command 0 of group 72, `start` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 0
-    /// SMP op 2, a write: the device changes its state and answers with op 3.
-    public static let operation = SMPOperation.write
 
     /// `rtsp` (H.264 over RTP) or `jpeg` (multipart JPEG over HTTP).
     public var format: String
@@ -52,12 +46,6 @@ public struct LiveStartRequest: SMPRequest, Equatable {
 public struct LiveStopRequest: SMPRequest, Equatable {
     /// The device answers `stop` with the empty map.
     public typealias Response = SMPEmptyResponse
-    /// Group 72, this project's Live group (docs/protocol.md §3).
-    public static let group = SMPGroupID.live
-    /// Command 1 of group 72, `stop` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 1
-    /// SMP op 2, a write: the device changes its state and answers with op 3.
-    public static let operation = SMPOperation.write
 
     /// Creates the request that ends the stream; its payload is the empty map.
     public init() {}
@@ -67,12 +55,6 @@ public struct LiveStopRequest: SMPRequest, Equatable {
 public struct LiveStateRequest: SMPRequest, Equatable {
     /// The device answers `state` with ``LiveStateResponse``.
     public typealias Response = LiveStateResponse
-    /// Group 72, this project's Live group (docs/protocol.md §3).
-    public static let group = SMPGroupID.live
-    /// Command 2 of group 72, `state` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 2
-    /// SMP op 0, a read: the device answers with op 1 and changes nothing.
-    public static let operation = SMPOperation.read
 
     /// Creates the request for the stream's state; its payload is the empty map.
     public init() {}

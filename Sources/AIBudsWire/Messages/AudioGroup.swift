@@ -37,12 +37,6 @@ public struct AudioStreamFormat: Codable, Sendable, Equatable {
 public struct AudioMicStartRequest: SMPRequest, Equatable {
     /// The device answers with the stream's id and format.
     public typealias Response = AudioStreamStartResponse
-    /// Group 68, this project's Audio group (docs/protocol.md §3).
-    public static let group = SMPGroupID.audio
-    /// Command 0 of group 68, `mic start`.
-    public static let command: UInt8 = 0
-    /// SMP op 2, a write: changes the device's state.
-    public static let operation = SMPOperation.write
 
     /// Creates the request; its payload is the empty map.
     public init() {}
@@ -67,12 +61,6 @@ public struct AudioStreamStartResponse: Codable, Sendable, Equatable {
 public struct AudioMicReadRequest: SMPRequest, Equatable {
     /// The device answers with the frames it has.
     public typealias Response = AudioMicReadResponse
-    /// Group 68, this project's Audio group (docs/protocol.md §3).
-    public static let group = SMPGroupID.audio
-    /// Command 1 of group 68, `mic read`.
-    public static let command: UInt8 = 1
-    /// SMP op 0, a read: asks for state without changing it.
-    public static let operation = SMPOperation.read
 
     /// The stream's id from `mic start`.
     public var stream: UInt64
@@ -119,12 +107,6 @@ public struct AudioMicReadResponse: Codable, Sendable, Equatable {
 public struct AudioMicStopRequest: SMPRequest, Equatable {
     /// The answer is the empty map.
     public typealias Response = SMPEmptyResponse
-    /// Group 68, this project's Audio group (docs/protocol.md §3).
-    public static let group = SMPGroupID.audio
-    /// Command 2 of group 68, `mic stop`.
-    public static let command: UInt8 = 2
-    /// SMP op 2, a write: changes the device's state.
-    public static let operation = SMPOperation.write
 
     /// The stream's id from `mic start`.
     public var stream: UInt64
@@ -139,12 +121,6 @@ public struct AudioMicStopRequest: SMPRequest, Equatable {
 public struct AudioSpeakerStartRequest: SMPRequest, Equatable {
     /// The device answers with the stream's id and format.
     public typealias Response = AudioStreamStartResponse
-    /// Group 68, this project's Audio group (docs/protocol.md §3).
-    public static let group = SMPGroupID.audio
-    /// Command 3 of group 68, `speaker start`.
-    public static let command: UInt8 = 3
-    /// SMP op 2, a write: changes the device's state.
-    public static let operation = SMPOperation.write
 
     /// Creates the request; its payload is the empty map.
     public init() {}
@@ -156,12 +132,6 @@ public struct AudioSpeakerStartRequest: SMPRequest, Equatable {
 public struct AudioSpeakerWriteRequest: SMPRequest, Equatable {
     /// The answer is the empty map.
     public typealias Response = SMPEmptyResponse
-    /// Group 68, this project's Audio group (docs/protocol.md §3).
-    public static let group = SMPGroupID.audio
-    /// Command 4 of group 68, `speaker write`.
-    public static let command: UInt8 = 4
-    /// SMP op 2, a write: carries data to the device.
-    public static let operation = SMPOperation.write
 
     /// The stream's id from `speaker start`.
     public var stream: UInt64
@@ -183,12 +153,6 @@ public struct AudioSpeakerWriteRequest: SMPRequest, Equatable {
 public struct AudioSpeakerStopRequest: SMPRequest, Equatable {
     /// The device answers with what it played.
     public typealias Response = AudioSpeakerStopResponse
-    /// Group 68, this project's Audio group (docs/protocol.md §3).
-    public static let group = SMPGroupID.audio
-    /// Command 5 of group 68, `speaker stop`.
-    public static let command: UInt8 = 5
-    /// SMP op 2, a write: changes the device's state.
-    public static let operation = SMPOperation.write
 
     /// The stream's id from `speaker start`.
     public var stream: UInt64

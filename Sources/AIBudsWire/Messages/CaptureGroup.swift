@@ -7,13 +7,6 @@ public struct CaptureAudioStartRequest: SMPRequest, Equatable {
     /// The device answers `audio start` with ``CaptureAudioStartResponse``; the client decodes the
     /// answer as this type.
     public typealias Response = CaptureAudioStartResponse
-    /// Group 67, this project's Capture group (docs/protocol.md §3).
-    public static let group = SMPGroupID.capture
-    /// Command 0 of group 67, `audio start` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 0
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// True for an AI audio recording (named `AI_…`, for the device's AI services) instead of a
     /// normal one; absent: normal.
@@ -32,13 +25,6 @@ public struct CaptureAudioStopRequest: SMPRequest, Equatable {
     /// The device answers `audio stop` with ``CaptureAudioStopResponse``; the client decodes the
     /// answer as this type.
     public typealias Response = CaptureAudioStopResponse
-    /// Group 67, this project's Capture group (docs/protocol.md §3).
-    public static let group = SMPGroupID.capture
-    /// Command 1 of group 67, `audio stop` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 1
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// Creates the request that ends the audio recording; its payload is the empty map.
     public init() {}
@@ -52,13 +38,6 @@ public struct CapturePhotoRequest: SMPRequest, Equatable {
     /// The device answers `photo` with ``CapturePhotoResponse``; the client decodes the answer as
     /// this type.
     public typealias Response = CapturePhotoResponse
-    /// Group 67, this project's Capture group (docs/protocol.md §3).
-    public static let group = SMPGroupID.capture
-    /// Command 2 of group 67, `photo` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 2
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// The `PhotoCaptureMode` raw value (single 0, burst 1); the device takes a single photo when
     /// absent.
@@ -79,13 +58,6 @@ public struct CaptureVideoStartRequest: SMPRequest, Equatable {
     /// The device answers `video start` with ``CaptureVideoStartResponse``; the client decodes the
     /// answer as this type.
     public typealias Response = CaptureVideoStartResponse
-    /// Group 67, this project's Capture group (docs/protocol.md §3).
-    public static let group = SMPGroupID.capture
-    /// Command 3 of group 67, `video start` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 3
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// Creates the request that starts a video recording; its payload is the empty map.
     public init() {}
@@ -99,13 +71,6 @@ public struct CaptureVideoStopRequest: SMPRequest, Equatable {
     /// The device answers `video stop` with ``CaptureVideoStopResponse``; the client decodes the
     /// answer as this type.
     public typealias Response = CaptureVideoStopResponse
-    /// Group 67, this project's Capture group (docs/protocol.md §3).
-    public static let group = SMPGroupID.capture
-    /// Command 4 of group 67, `video stop` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 4
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// Creates the request that ends the video recording; its payload is the empty map.
     public init() {}
@@ -119,13 +84,6 @@ public struct CaptureMaxAudioReadRequest: SMPRequest, Equatable {
     /// The device answers `max audio duration` with ``CaptureMaxAudioReadResponse``; the client
     /// decodes the answer as this type.
     public typealias Response = CaptureMaxAudioReadResponse
-    /// Group 67, this project's Capture group (docs/protocol.md §3).
-    public static let group = SMPGroupID.capture
-    /// Command 5 of group 67, `max audio duration` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 5
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Creates the request for the longest audio recording the device makes; its payload is the
     /// empty map.
@@ -140,13 +98,6 @@ public struct CaptureMaxAudioWriteRequest: SMPRequest, Equatable {
     /// The device answers `max audio duration` with ``CaptureMaxAudioWriteResponse``; the client
     /// decodes the answer as this type.
     public typealias Response = CaptureMaxAudioWriteResponse
-    /// Group 67, this project's Capture group (docs/protocol.md §3).
-    public static let group = SMPGroupID.capture
-    /// Command 5 of group 67, `max audio duration` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 5
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// The longest audio recording, in seconds.
     public var seconds: UInt64
@@ -165,13 +116,6 @@ public struct CaptureMaxVideoReadRequest: SMPRequest, Equatable {
     /// The device answers `max video duration` with ``CaptureMaxVideoReadResponse``; the client
     /// decodes the answer as this type.
     public typealias Response = CaptureMaxVideoReadResponse
-    /// Group 67, this project's Capture group (docs/protocol.md §3).
-    public static let group = SMPGroupID.capture
-    /// Command 6 of group 67, `max video duration` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 6
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Creates the request for the longest video recording the device makes; its payload is the
     /// empty map.
@@ -186,13 +130,6 @@ public struct CaptureMaxVideoWriteRequest: SMPRequest, Equatable {
     /// The device answers `max video duration` with ``CaptureMaxVideoWriteResponse``; the client
     /// decodes the answer as this type.
     public typealias Response = CaptureMaxVideoWriteResponse
-    /// Group 67, this project's Capture group (docs/protocol.md §3).
-    public static let group = SMPGroupID.capture
-    /// Command 6 of group 67, `max video duration` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 6
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// The longest video recording, in seconds.
     public var seconds: UInt64
@@ -235,13 +172,6 @@ public struct CaptureLensProfileRequest: SMPRequest, Equatable {
     /// The device answers `lens profile` with ``CaptureLensProfileResponse``; the client decodes
     /// the answer as this type.
     public typealias Response = CaptureLensProfileResponse
-    /// Group 67, this project's Capture group (docs/protocol.md §3).
-    public static let group = SMPGroupID.capture
-    /// Command 7 of group 67, `lens profile` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 7
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// The byte offset into the profile's JSON of the part asked for (0 for the first).
     public var off: UInt64

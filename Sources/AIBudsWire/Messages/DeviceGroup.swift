@@ -8,13 +8,6 @@ public struct DeviceInfoRequest: SMPRequest, Equatable {
     /// The device answers `info` with ``DeviceInfoResponse``; the client decodes the answer as this
     /// type.
     public typealias Response = DeviceInfoResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 0 of group 64, `info` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 0
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Creates the request for the device's identity, firmware, capabilities and MTU; its payload
     /// is the empty map.
@@ -59,13 +52,6 @@ public struct DeviceBatteryRequest: SMPRequest, Equatable {
     /// The device answers `battery` with ``DeviceBatteryResponse``; the client decodes the answer
     /// as this type.
     public typealias Response = DeviceBatteryResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 1 of group 64, `battery` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 1
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Creates the request for the battery level and charging state; its payload is the empty map.
     public init() {}
@@ -91,13 +77,6 @@ public struct DeviceStorageRequest: SMPRequest, Equatable {
     /// The device answers `storage` with ``DeviceStorageResponse``; the client decodes the answer
     /// as this type.
     public typealias Response = DeviceStorageResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 2 of group 64, `storage` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 2
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Creates the request for the used and free storage in MB; its payload is the empty map.
     public init() {}
@@ -128,13 +107,6 @@ public struct DeviceMediaCountRequest: SMPRequest, Equatable {
     /// The device answers `media count` with ``DeviceMediaCountResponse``; the client decodes the
     /// answer as this type.
     public typealias Response = DeviceMediaCountResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 3 of group 64, `media count` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 3
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Creates the request for how many photos, videos and audio files the device holds; its
     /// payload is the empty map.
@@ -163,13 +135,6 @@ public struct DeviceTimeReadRequest: SMPRequest, Equatable {
     /// The device answers `time` with ``DeviceTimeReadResponse``; the client decodes the answer as
     /// this type.
     public typealias Response = DeviceTimeReadResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 4 of group 64, `time` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 4
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Creates the request for the device clock in Unix seconds; its payload is the empty map.
     public init() {}
@@ -191,13 +156,6 @@ public struct DeviceTimeWriteRequest: SMPRequest, Equatable {
     /// The device answers `time` with ``DeviceTimeWriteResponse``; the client decodes the answer as
     /// this type.
     public typealias Response = DeviceTimeWriteResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 4 of group 64, `time` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 4
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// Unix time in seconds.
     public var time: Int
@@ -216,13 +174,6 @@ public struct DeviceLanguageReadRequest: SMPRequest, Equatable {
     /// The device answers `language` with ``DeviceLanguageReadResponse``; the client decodes the
     /// answer as this type.
     public typealias Response = DeviceLanguageReadResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 5 of group 64, `language` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 5
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Creates the request for the device language and the languages it supports; its payload is
     /// the empty map.
@@ -249,13 +200,6 @@ public struct DeviceLanguageWriteRequest: SMPRequest, Equatable {
     /// The device answers `language` with ``DeviceLanguageWriteResponse``; the client decodes the
     /// answer as this type.
     public typealias Response = DeviceLanguageWriteResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 5 of group 64, `language` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 5
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// A language code from `supported`.
     public var language: String
@@ -275,13 +219,6 @@ public struct DeviceWorkStateRequest: SMPRequest, Equatable {
     /// The device answers `work state` with ``DeviceWorkStateResponse``; the client decodes the
     /// answer as this type.
     public typealias Response = DeviceWorkStateResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 6 of group 64, `work state` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 6
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Creates the request for what the device is doing (a `WorkState`); its payload is the empty
     /// map.
@@ -304,13 +241,6 @@ public struct DeviceEventsRequest: SMPRequest, Equatable {
     /// The device answers `events` with ``DeviceEventsResponse``; the client decodes the answer as
     /// this type.
     public typealias Response = DeviceEventsResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 7 of group 64, `events` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 7
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// The last event sequence number the client has seen.
     public var since: UInt64
@@ -351,13 +281,6 @@ public struct DeviceFactoryResetRequest: SMPRequest, Equatable {
     /// The device answers `factory reset` with ``DeviceFactoryResetResponse``; the client decodes
     /// the answer as this type.
     public typealias Response = DeviceFactoryResetResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 8 of group 64, `factory reset` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 8
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// Creates the request that resets the device to factory settings, deleting all media; its
     /// payload is the empty map.
@@ -372,13 +295,6 @@ public struct DevicePowerOffRequest: SMPRequest, Equatable {
     /// The device answers `power off` with ``DevicePowerOffResponse``; the client decodes the
     /// answer as this type.
     public typealias Response = DevicePowerOffResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 9 of group 64, `power off` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 9
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// Creates the request that powers the device off; its payload is the empty map.
     public init() {}
@@ -392,13 +308,6 @@ public struct DeviceFindRequest: SMPRequest, Equatable {
     /// The device answers `find` with ``DeviceFindResponse``; the client decodes the answer as this
     /// type.
     public typealias Response = DeviceFindResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 10 of group 64, `find` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 10
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// Whether the signal is on.
     public var on: Bool

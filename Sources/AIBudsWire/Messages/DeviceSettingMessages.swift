@@ -7,12 +7,6 @@ import AIBudsCBOR
 public struct DeviceSettingReadRequest: SMPRequest, Equatable {
     /// The device answers with ``DeviceSettingResponse``, the setting's value map.
     public typealias Response = DeviceSettingResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 11 of group 64, `setting` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 11
-    /// SMP op 0, a read: asks for state without changing it.
-    public static let operation = SMPOperation.read
 
     /// The setting's wire name, one of ``DeviceSettingName``.
     public var name: String
@@ -39,12 +33,6 @@ public struct DeviceSettingResponse: Codable, Sendable, Equatable {
 public struct DeviceSettingWriteRequest: SMPRequest, Equatable {
     /// The device answers with the setting's new value map.
     public typealias Response = DeviceSettingResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 11 of group 64, `setting` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 11
-    /// SMP op 2, a write: changes the device's state.
-    public static let operation = SMPOperation.write
 
     /// The setting's wire name, one of ``DeviceSettingName``.
     public var name: String
@@ -62,12 +50,6 @@ public struct DeviceSettingWriteRequest: SMPRequest, Equatable {
 public struct DeviceActionRequest: SMPRequest, Equatable {
     /// The device answers with ``DeviceActionResponse``, the affected setting's new value.
     public typealias Response = DeviceActionResponse
-    /// Group 64, this project's Device group (docs/protocol.md §3).
-    public static let group = SMPGroupID.device
-    /// Command 12 of group 64, `action` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 12
-    /// SMP op 2, a write: changes the device's state.
-    public static let operation = SMPOperation.write
 
     /// The action's wire name, one of ``DeviceActionName``.
     public var name: String

@@ -7,13 +7,6 @@ public struct EnumCountRequest: SMPRequest, Equatable {
     /// The device answers `count` with ``EnumCountResponse``; the client decodes the answer as this
     /// type.
     public typealias Response = EnumCountResponse
-    /// Group 10, Zephyr's standard Enumeration group (docs/protocol.md §2).
-    public static let group = SMPGroupID.enumeration
-    /// Command 0 of group 10, `count` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 0
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Creates the request for the number of SMP groups the device handles; its payload is the
     /// empty map.
@@ -36,13 +29,6 @@ public struct EnumListRequest: SMPRequest, Equatable {
     /// The device answers `list` with ``EnumListResponse``; the client decodes the answer as this
     /// type.
     public typealias Response = EnumListResponse
-    /// Group 10, Zephyr's standard Enumeration group (docs/protocol.md §2).
-    public static let group = SMPGroupID.enumeration
-    /// Command 1 of group 10, `list` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 1
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Creates the request for the ids of every group the device handles; its payload is the empty
     /// map.
@@ -65,13 +51,6 @@ public struct EnumSingleRequest: SMPRequest, Equatable {
     /// The device answers `single` with ``EnumSingleResponse``; the client decodes the answer as
     /// this type.
     public typealias Response = EnumSingleResponse
-    /// Group 10, Zephyr's standard Enumeration group (docs/protocol.md §2).
-    public static let group = SMPGroupID.enumeration
-    /// Command 2 of group 10, `single` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 2
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// The zero-based index; a request without one asks for index 0, as in Zephyr.
     public var index: UInt64
@@ -113,13 +92,6 @@ public struct EnumDetailsRequest: SMPRequest, Equatable {
     /// The device answers `details` with ``EnumDetailsResponse``; the client decodes the answer as
     /// this type.
     public typealias Response = EnumDetailsResponse
-    /// Group 10, Zephyr's standard Enumeration group (docs/protocol.md §2).
-    public static let group = SMPGroupID.enumeration
-    /// Command 3 of group 10, `details` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 3
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// The groups to describe; all when absent.
     public var groups: [UInt16]?

@@ -7,13 +7,6 @@ public struct FileDownloadRequest: SMPRequest, Equatable {
     /// The device answers `file` with ``FileDownloadResponse``; the client decodes the answer as
     /// this type.
     public typealias Response = FileDownloadResponse
-    /// Group 8, Zephyr's standard File group (docs/protocol.md §2).
-    public static let group = SMPGroupID.file
-    /// Command 0 of group 8, `file` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 0
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// The offset to read from.
     public var off: UInt64
@@ -50,13 +43,6 @@ public struct FileUploadRequest: SMPRequest, Equatable {
     /// The device answers `file` with ``FileUploadResponse``; the client decodes the answer as this
     /// type.
     public typealias Response = FileUploadResponse
-    /// Group 8, Zephyr's standard File group (docs/protocol.md §2).
-    public static let group = SMPGroupID.file
-    /// Command 0 of group 8, `file` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 0
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// The offset of `data`.
     public var off: UInt64
@@ -93,13 +79,6 @@ public struct FileStatusRequest: SMPRequest, Equatable {
     /// The device answers `status` with ``FileStatusResponse``; the client decodes the answer as
     /// this type.
     public typealias Response = FileStatusResponse
-    /// Group 8, Zephyr's standard File group (docs/protocol.md §2).
-    public static let group = SMPGroupID.file
-    /// Command 1 of group 8, `status` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 1
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// The path, `/media/<device file name>`.
     public var name: String
@@ -126,13 +105,6 @@ public struct FileHashRequest: SMPRequest, Equatable {
     /// The device answers `hash/checksum` with ``FileHashResponse``; the client decodes the answer
     /// as this type.
     public typealias Response = FileHashResponse
-    /// Group 8, Zephyr's standard File group (docs/protocol.md §2).
-    public static let group = SMPGroupID.file
-    /// Command 2 of group 8, `hash/checksum` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 2
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// The path, `/media/<device file name>`.
     public var name: String
@@ -193,13 +165,6 @@ public struct FileSupportedHashesRequest: SMPRequest, Equatable {
     /// The device answers `supported hashes` with ``FileSupportedHashesResponse``; the client
     /// decodes the answer as this type.
     public typealias Response = FileSupportedHashesResponse
-    /// Group 8, Zephyr's standard File group (docs/protocol.md §2).
-    public static let group = SMPGroupID.file
-    /// Command 3 of group 8, `supported hashes` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 3
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Creates the request for the hash types the device computes; its payload is the empty map.
     public init() {}
@@ -222,13 +187,6 @@ public struct FileCloseRequest: SMPRequest, Equatable {
     /// The device answers `close` with ``FileCloseResponse``; the client decodes the answer as this
     /// type.
     public typealias Response = FileCloseResponse
-    /// Group 8, Zephyr's standard File group (docs/protocol.md §2).
-    public static let group = SMPGroupID.file
-    /// Command 4 of group 8, `close` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 4
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// Creates the request that ends any open upload or download; its payload is the empty map.
     public init() {}

@@ -7,13 +7,6 @@ public struct HotspotConfigureRequest: SMPRequest, Equatable {
     /// The device answers `configure` with ``HotspotConfigureResponse``; the client decodes the
     /// answer as this type.
     public typealias Response = HotspotConfigureResponse
-    /// Group 66, this project's Hotspot group (docs/protocol.md §3).
-    public static let group = SMPGroupID.hotspot
-    /// Command 0 of group 66, `configure` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 0
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// The `HotspotMode` raw value (station 0, ap 1, wifiDirect 2).
     public var mode: Int
@@ -42,13 +35,6 @@ public struct HotspotEnterTransferRequest: SMPRequest, Equatable {
     /// The device answers `enter transfer mode` with ``HotspotEnterTransferResponse``; the client
     /// decodes the answer as this type.
     public typealias Response = HotspotEnterTransferResponse
-    /// Group 66, this project's Hotspot group (docs/protocol.md §3).
-    public static let group = SMPGroupID.hotspot
-    /// Command 1 of group 66, `enter transfer mode` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 1
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// Creates the request that puts the device in transfer mode, where it opens the hotspot; its
     /// payload is the empty map.
@@ -63,13 +49,6 @@ public struct HotspotLeaveTransferRequest: SMPRequest, Equatable {
     /// The device answers `leave transfer mode` with ``HotspotLeaveTransferResponse``; the client
     /// decodes the answer as this type.
     public typealias Response = HotspotLeaveTransferResponse
-    /// Group 66, this project's Hotspot group (docs/protocol.md §3).
-    public static let group = SMPGroupID.hotspot
-    /// Command 2 of group 66, `leave transfer mode` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 2
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// Creates the request that takes the device out of transfer mode, closing the data plane and
     /// voiding its token; its payload is the empty map.
@@ -84,13 +63,6 @@ public struct HotspotStateRequest: SMPRequest, Equatable {
     /// The device answers `state` with ``HotspotStateResponse``; the client decodes the answer as
     /// this type.
     public typealias Response = HotspotStateResponse
-    /// Group 66, this project's Hotspot group (docs/protocol.md §3).
-    public static let group = SMPGroupID.hotspot
-    /// Command 3 of group 66, `state` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 3
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Creates the request for the hotspot state, and its network, data plane URL and token when
     /// open; its payload is the empty map.

@@ -8,12 +8,6 @@ import Foundation
 public struct ImageStateReadRequest: SMPRequest, Equatable {
     /// The device answers with the slots' states.
     public typealias Response = ImageStateResponse
-    /// Group 1, Zephyr's Image group.
-    public static let group = SMPGroupID.image
-    /// Command 0 of group 1, `state`.
-    public static let command: UInt8 = 0
-    /// SMP op 0, a read.
-    public static let operation = SMPOperation.read
 
     /// Creates the request; its payload is the empty map.
     public init() {}
@@ -24,12 +18,6 @@ public struct ImageStateReadRequest: SMPRequest, Equatable {
 public struct ImageStateWriteRequest: SMPRequest, Equatable {
     /// The device answers with the slots' new states.
     public typealias Response = ImageStateResponse
-    /// Group 1, Zephyr's Image group.
-    public static let group = SMPGroupID.image
-    /// Command 0 of group 1, `state`.
-    public static let command: UInt8 = 0
-    /// SMP op 2, a write.
-    public static let operation = SMPOperation.write
 
     /// The SHA-256 from the image's TLV area (not the hash of the file).
     public var hash: Data?
@@ -110,12 +98,6 @@ public struct ImageSlotState: Codable, Sendable, Equatable {
 public struct ImageUploadRequest: SMPRequest, Equatable {
     /// The device answers with the next offset it expects.
     public typealias Response = ImageUploadResponse
-    /// Group 1, Zephyr's Image group.
-    public static let group = SMPGroupID.image
-    /// Command 1 of group 1, `upload`.
-    public static let command: UInt8 = 1
-    /// SMP op 2, a write.
-    public static let operation = SMPOperation.write
 
     /// The image number (first chunk only; absent means 0).
     public var image: UInt64?
@@ -160,12 +142,6 @@ public struct ImageUploadResponse: Codable, Sendable, Equatable {
 public struct ImageEraseRequest: SMPRequest, Equatable {
     /// The (empty) answer.
     public typealias Response = SMPEmptyResponse
-    /// Group 1, Zephyr's Image group.
-    public static let group = SMPGroupID.image
-    /// Command 5 of group 1, `erase`.
-    public static let command: UInt8 = 5
-    /// SMP op 2, a write.
-    public static let operation = SMPOperation.write
 
     /// The slot to erase; absent means 1 (image 0's secondary).
     public var slot: UInt64?
@@ -180,12 +156,6 @@ public struct ImageEraseRequest: SMPRequest, Equatable {
 public struct ImageSlotInfoRequest: SMPRequest, Equatable {
     /// The device answers with its images and slots.
     public typealias Response = ImageSlotInfoResponse
-    /// Group 1, Zephyr's Image group.
-    public static let group = SMPGroupID.image
-    /// Command 6 of group 1, `slot info`.
-    public static let command: UInt8 = 6
-    /// SMP op 0, a read.
-    public static let operation = SMPOperation.read
 
     /// Creates the request; its payload is the empty map.
     public init() {}

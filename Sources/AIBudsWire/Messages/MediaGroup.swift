@@ -7,13 +7,6 @@ public struct MediaListRequest: SMPRequest, Equatable {
     /// The device answers `list` with ``MediaListResponse``; the client decodes the answer as this
     /// type.
     public typealias Response = MediaListResponse
-    /// Group 65, this project's Media group (docs/protocol.md §3).
-    public static let group = SMPGroupID.media
-    /// Command 0 of group 65, `list` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 0
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Only files of this `MediaFileType` raw value (image 1, audio 2, video 3).
     public var type: Int?
@@ -59,13 +52,6 @@ public struct MediaDeleteRequest: SMPRequest, Equatable {
     /// The device answers `delete` with ``MediaDeleteResponse``; the client decodes the answer as
     /// this type.
     public typealias Response = MediaDeleteResponse
-    /// Group 65, this project's Media group (docs/protocol.md §3).
-    public static let group = SMPGroupID.media
-    /// Command 1 of group 65, `delete` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 1
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// The device file name.
     public var name: String
@@ -96,13 +82,6 @@ public struct MediaDeleteAllRequest: SMPRequest, Equatable {
     /// The device answers `delete all` with ``MediaDeleteAllResponse``; the client decodes the
     /// answer as this type.
     public typealias Response = MediaDeleteAllResponse
-    /// Group 65, this project's Media group (docs/protocol.md §3).
-    public static let group = SMPGroupID.media
-    /// Command 2 of group 65, `delete all` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 2
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// Only files of this `MediaFileType` raw value.
     public var type: Int?
@@ -134,13 +113,6 @@ public struct MediaChangedRequest: SMPRequest, Equatable {
     /// The device answers `changed` with ``MediaChangedResponse``; the client decodes the answer as
     /// this type.
     public typealias Response = MediaChangedResponse
-    /// Group 65, this project's Media group (docs/protocol.md §3).
-    public static let group = SMPGroupID.media
-    /// Command 3 of group 65, `changed` in the table of docs/protocol.md §3.
-    public static let command: UInt8 = 3
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// The generation the client knows.
     public var since: UInt64

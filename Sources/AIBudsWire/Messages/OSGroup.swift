@@ -7,13 +7,6 @@ public struct OSEchoRequest: SMPRequest, Equatable {
     /// The device answers `echo` with ``OSEchoResponse``; the client decodes the answer as this
     /// type.
     public typealias Response = OSEchoResponse
-    /// Group 0, Zephyr's standard OS group (docs/protocol.md §2).
-    public static let group = SMPGroupID.os
-    /// Command 0 of group 0, `echo` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 0
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// The text to echo.
     public var d: String
@@ -40,13 +33,6 @@ public struct OSDatetimeReadRequest: SMPRequest, Equatable {
     /// The device answers `datetime` with ``OSDatetimeReadResponse``; the client decodes the answer
     /// as this type.
     public typealias Response = OSDatetimeReadResponse
-    /// Group 0, Zephyr's standard OS group (docs/protocol.md §2).
-    public static let group = SMPGroupID.os
-    /// Command 4 of group 0, `datetime` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 4
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Creates the request for the device clock as UTC text; its payload is the empty map.
     public init() {}
@@ -68,13 +54,6 @@ public struct OSDatetimeWriteRequest: SMPRequest, Equatable {
     /// The device answers `datetime` with ``OSDatetimeWriteResponse``; the client decodes the
     /// answer as this type.
     public typealias Response = OSDatetimeWriteResponse
-    /// Group 0, Zephyr's standard OS group (docs/protocol.md §2).
-    public static let group = SMPGroupID.os
-    /// Command 4 of group 0, `datetime` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 4
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// UTC time as `YYYY-MM-DDTHH:MM:SS`, optionally with `.ffffff`.
     public var datetime: String
@@ -93,13 +72,6 @@ public struct OSResetRequest: SMPRequest, Equatable {
     /// The device answers `reset` with ``OSResetResponse``; the client decodes the answer as this
     /// type.
     public typealias Response = OSResetResponse
-    /// Group 0, Zephyr's standard OS group (docs/protocol.md §2).
-    public static let group = SMPGroupID.os
-    /// Command 5 of group 0, `reset` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 5
-    /// SMP op 2, a write: carries data to the device or changes its state; the device answers with
-    /// op 3 (write response).
-    public static let operation = SMPOperation.write
 
     /// Non-zero to reset even when busy.
     public var force: UInt64?
@@ -119,13 +91,6 @@ public struct OSParamsRequest: SMPRequest, Equatable {
     /// The device answers `mcumgr params` with ``OSParamsResponse``; the client decodes the answer
     /// as this type.
     public typealias Response = OSParamsResponse
-    /// Group 0, Zephyr's standard OS group (docs/protocol.md §2).
-    public static let group = SMPGroupID.os
-    /// Command 6 of group 0, `mcumgr params` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 6
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Creates the request for the device's SMP buffer size (its MTU) and buffer count; its payload
     /// is the empty map.
@@ -157,13 +122,6 @@ public struct OSInfoRequest: SMPRequest, Equatable {
     /// The device answers `os/app info` with ``OSInfoResponse``; the client decodes the answer as
     /// this type.
     public typealias Response = OSInfoResponse
-    /// Group 0, Zephyr's standard OS group (docs/protocol.md §2).
-    public static let group = SMPGroupID.os
-    /// Command 7 of group 0, `os/app info` in the table of docs/protocol.md §2.
-    public static let command: UInt8 = 7
-    /// SMP op 0, a read: asks for state without changing it; the device answers with op 1 (read
-    /// response).
-    public static let operation = SMPOperation.read
 
     /// Letters selecting fields: `s` kernel name, `n` node name, `r` release, `v` version, `b` build, `m` machine, `p` processor, `i` platform, `o` OS, `a` all.
     public var format: String?
