@@ -236,6 +236,7 @@ let package = Package(
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsCBOR", "AIBudsWire", "AIBudsDigest"]),
         .testTarget(name: "AIBudsDigestTests", dependencies: ["AIBudsDigest"]),
         .testTarget(name: "AIBudsNetTests", dependencies: ["AIBudsNet"]),
+        .testTarget(name: "AIBudsDBusTests", dependencies: ["AIBudsDBus", "AIBudsEmulator", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsHTTPServerTests", dependencies: ["AIBudsHTTPServer", "AIBudsLog", "AIBudsNet", "AIBudsSync"]),
         .testTarget(name: "AIBudsHTTPClientTests", dependencies: ["AIBudsHTTPClient", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsTransferTests", dependencies: [
@@ -275,8 +276,9 @@ let package = Package(
             "AIBudsSync", "AIBudsWire", "AIBudsNet", "AIBudsFoundation", "AIBudsEmulator", "AIBudsTestKit",
             "AIBudsLiveCamera", "AIBudsLiveStream",
         ]),
+        .testTarget(name: "AIBudsJournalTests", dependencies: ["AIBudsJournal", "AIBudsLog", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsLogStoreTests", dependencies: [
-            "AIBudsLog", "AIBudsLogStore", "AIBudsJournal", "AIBudsSQLite", "AIBudsTestKit",
+            "AIBudsLog", "AIBudsLogStore", "AIBudsSQLite", "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsCrashReporterTests", dependencies: ["AIBudsCrashReporter", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsAIDashboardTests", dependencies: [

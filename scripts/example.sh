@@ -7,7 +7,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 aibuds=${AIBUDS:-.build/debug/aibuds}
 [ -x "$aibuds" ] || { echo "build aibuds first (swift build)" >&2; exit 1; }
-swift build --package-path Examples/ImportMedia -Xswiftc -warnings-as-errors 2>&1 | grep -E "error|warning: [^p]|Compiling ImportMedia|Build complete" || true
+# A failed build fails the script (an older binary left from an earlier build must not stand in).
+build_log=$(mktemp)
+if ! swift build --package-path Examples/ImportMedia -Xswiftc -warnings-as-errors > "$build_log" 2>&1; then
+  grep -vE "prohibited flag" "$build_log" >&2
+  rm -f "$build_log"
+  echo "the example did not build" >&2
+  exit 1
+fi
+grep -E "error|warning: [^p]|Compiling ImportMedia|Build complete" "$build_log" || true
+rm -f "$build_log"
 example=$(swift build --package-path Examples/ImportMedia --show-bin-path)/ImportMedia
 [ -x "$example" ] || { echo "the example did not build" >&2; exit 1; }
 

@@ -58,7 +58,9 @@ struct EmulatorFixture {
         let configuration = SDKConfiguration.default()
         configuration.logService = RecordingLogService(minimumLevel: .info)
         configuration.commandTimeoutInSeconds = 1
-        configuration.connectTimeoutInSeconds = 3
+        // A connect is a handful of requests; 3 s was once too little beside the compute-heavy
+        // suites on two cores (the firmware tests run with stabilization and the audio codecs).
+        configuration.connectTimeoutInSeconds = 10
         configuration.storedDevicesURL = directory.appendingPathComponent("devices.json")
         configuration.reconnectPolicy = ReconnectPolicy(
             maximumAttempts: 40, initialDelay: .milliseconds(100), maximumDelay: .milliseconds(300))

@@ -98,13 +98,22 @@ struct StabilizationPluginTests {
         let plugin = GyroStabilizationPlugin(lensProfile: clip.profile, settings: StabilizationSettings())
         let job = Self.job(clip, output: "clip.stabilized.mp4")
         let started = AsyncStream<Void>.makeStream()
+        // The stabilizer's thread waits at 10 % until the task is cancelled: on a loaded machine
+        // the test's own task was once scheduled only after the 2 s clip had been stabilized.
+        let cancelledGate = DispatchSemaphore(value: 0)
+        let paused = Locked(false)
         let task = Task {
-            try await plugin.stabilize(job) { value in if value > 0.1 { started.continuation.yield() } }
+            try await plugin.stabilize(job) { value in
+                guard value > 0.1, !paused.withLock({ let was = $0; $0 = true; return was }) else { return }
+                started.continuation.yield()
+                _ = cancelledGate.wait(timeout: .now() + 60)
+            }
         }
         for await _ in started.stream { break }
         let clock = ContinuousClock()
         let cancelled = clock.now
         task.cancel()
+        cancelledGate.signal()
         await #expect(throws: CancellationError.self) { try await task.value }
         // The stop itself is measured above on the stabilizer's thread; this bound also covers
         // handing the result back through a cooperative pool that other tests keep busy.
