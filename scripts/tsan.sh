@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-filter='AIBudsSyncTests|AIBudsSMPClientTests|AIBudsSMPTests|AIBudsTransferTests|TopStepComKitTests|AIBudsBlueZTests|ImportBatching|ImportHashPrefetcher|ImportStateMachine|ImportParts|ImportLedger'
+filter='AIBudsSyncTests|AIBudsSMPClientTests|DeviceMediaListingTests|SMPGlassesDeviceTests|SMPMediaChannelTests|AIBudsTransferTests|TopStepComKitTests|AIBudsBlueZTests|ImportBatching|ImportHashPrefetcher|ImportStateMachine|ImportParts|ImportLedger'
 skip='CLITests|Lossy|EmulatorUDPTests|sequenceNumbersWrap|downloadsAFileAndVerifiesIt|TopStepDeviceTests|TopStepSeedExampleTests|aDisconnectMidDownload|oneScanFindsBothLinks|TransportParityTests'
 if [[ "${1:-}" == --filter ]]; then filter="$2"; fi
 tsan=(--sanitize=thread --scratch-path .build/tsan -Xswiftc -warnings-as-errors)
