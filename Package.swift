@@ -239,6 +239,7 @@ let package = Package(
         .testTarget(name: "AIBudsDBusTests", dependencies: ["AIBudsDBus", "AIBudsEmulator", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsHTTPServerTests", dependencies: ["AIBudsHTTPServer", "AIBudsLog", "AIBudsNet", "AIBudsSync"]),
         .testTarget(name: "AIBudsHTTPClientTests", dependencies: ["AIBudsHTTPClient", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsFoundationTests", dependencies: ["AIBudsFoundation"]),
         .testTarget(name: "AIBudsTransferTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsTransfer", "AIBudsEmulator", "AIBudsTestKit",
         ]),
