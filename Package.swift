@@ -277,6 +277,7 @@ let package = Package(
             "AIBudsSync", "AIBudsWire", "AIBudsNet", "AIBudsFoundation", "AIBudsEmulator", "AIBudsTestKit",
             "AIBudsLiveCamera", "AIBudsLiveStream",
         ]),
+        .testTarget(name: "AIBudsSQLiteTests", dependencies: ["AIBudsSQLite"]),
         .testTarget(name: "AIBudsJournalTests", dependencies: ["AIBudsJournal", "AIBudsLog", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsLogStoreTests", dependencies: [
             "AIBudsLog", "AIBudsLogStore", "AIBudsSQLite", "AIBudsTestKit",
