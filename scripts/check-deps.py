@@ -9,7 +9,8 @@ counted. A system-library target (a folder with a module.modulemap) counts as a 
 It also checks the module table of docs/architecture.md ("module | role | depends on"): each
 row's last column must list the row's dependencies exactly as Package.swift does, in its order.
 
-Usage: scripts/check-deps.py        exits 1 and lists every mismatch
+Usage: scripts/check-deps.py                exits 1 and lists every mismatch
+       scripts/check-deps.py --write-table  first rewrites that column from Package.swift
 """
 import pathlib
 import re
@@ -19,12 +20,12 @@ root = pathlib.Path(__file__).resolve().parent.parent
 package = (root / 'Package.swift').read_text()
 # Each target declaration runs from its `.target(` (or executableTarget, testTarget, systemLibrary)
 # to the next one; its first `dependencies: [...]` lists string literals only.
-targets = {}
-pieces = re.split(r'\.(?:target|executableTarget|testTarget|systemLibrary)\(', package)[1:]
-for piece in pieces:
+ordered = {}
+for piece in re.split(r'\.(?:target|executableTarget|testTarget|systemLibrary)\(', package)[1:]:
     name = re.match(r'\s*name:\s*"([^"]+)"', piece).group(1)
     deps = re.search(r'dependencies:\s*\[(.*?)\]', piece, re.S)
-    targets[name] = set(re.findall(r'"([^"]+)"', deps.group(1))) if deps else set()
+    ordered[name] = re.findall(r'"([^"]+)"', deps.group(1)) if deps else []
+targets = {name: set(deps) for name, deps in ordered.items()}
 
 project = set(targets)
 IMPORT = re.compile(r'^[ \t]*(?:@\w+(?:\([^)\n]*\))?[ \t]+)*import\s+(?:(?:struct|class|enum|protocol|func|var|typealias)\s+)?(\w+)', re.M)
@@ -52,26 +53,29 @@ for name, declared in sorted(targets.items()):
     for module in sorted(declared - used):
         problems.append(f'{name}: declares {module} but imports nothing of it')
 # The module table of docs/architecture.md says what each module depends on, as Package.swift does.
-ordered = {}
-for piece in pieces:
-    name = re.match(r'\s*name:\s*"([^"]+)"', piece).group(1)
-    deps = re.search(r'dependencies:\s*\[(.*?)\]', piece, re.S)
-    ordered[name] = re.findall(r'"([^"]+)"', deps.group(1)) if deps else []
-lines = (root / 'docs' / 'architecture.md').read_text().split('\n')
+table = root / 'docs' / 'architecture.md'
+lines = table.read_text().split('\n')
 header = '| module | role | depends on (exactly as in Package.swift) |'
 if header not in lines:
     problems.append('docs/architecture.md: the module table is missing')
 else:
-    for line in lines[lines.index(header) + 2:]:
+    for index in range(lines.index(header) + 2, len(lines)):
+        line = lines[index]
         if not line.startswith('| '):
             break
         row = re.match(r'^\| `([\w-]+)` \|', line)
         if not row or row.group(1) not in ordered:
             continue
-        written = line.rstrip().rstrip('|').rstrip().rsplit(' | ', 1)[1].strip()
+        role, written = line.rstrip().rstrip('|').rstrip().rsplit(' | ', 1)
         expected = ', '.join(ordered[row.group(1)]) or '—'
-        if written != expected:
-            problems.append(f'docs/architecture.md: {row.group(1)} depends on "{expected}", the table says "{written}"')
+        if written.strip() == expected:
+            continue
+        if '--write-table' in sys.argv:
+            lines[index] = f'{role} | {expected} |'
+        else:
+            problems.append(f'docs/architecture.md: {row.group(1)} depends on "{expected}", the table says "{written.strip()}"')
+    if '--write-table' in sys.argv:
+        table.write_text('\n'.join(lines))
 for line in problems:
     print(line)
 print(f'{len(targets)} targets checked, {len(problems)} mismatches')

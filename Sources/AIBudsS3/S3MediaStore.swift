@@ -189,7 +189,7 @@ public final class S3MediaStore: MediaObjectStore {
     /// whatever the store answers (one that calls every key taken was asked 1,000 times).
     private func freeKey(deviceID: String, objectName: String, sha256: [UInt8], skipping: Set<String> = []) throws -> ChosenKey {
         let prefix = prefix(ofDevice: deviceID)
-        var candidates = (1...Self.numberedKeys).map { prefix + ($0 == 1 ? objectName : SafeFileName.numbered(objectName, "\($0)")) }
+        var candidates = (1...Self.numberedKeys).map { prefix + ($0 == 1 ? objectName : SafeFileName.numbered(objectName, $0)) }
         candidates.append(prefix + SafeFileName.numbered(objectName, String(sha256.hexString.prefix(16))))
         for key in candidates where !skipping.contains(key) {
             let head = try client.send("HEAD", bucket: location.bucket, key: key)

@@ -45,9 +45,9 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, DeviceOtaAPI, 
             do {
                 let identity = try await session.readIdentity()
                 // A BLE device's reported MAC often differs from its BLE address (a random address, a
-                // classic-Bluetooth MAC): until the first connection the device knows only its BLE
-                // address, so only a MAC it reported on an earlier connection is checked.
-                if let mac = macAddress, DeviceStore.normalizedMACKey(mac) != DeviceStore.normalizedMACKey(peripheral.address.host),
+                // classic-Bluetooth MAC): a device that never reported its identity (no serial number
+                // yet) is taken at its address; once it has, the MAC it reported is checked.
+                if deviceSerialNum != nil, let mac = macAddress,
                     DeviceStore.normalizedMACKey(mac) != DeviceStore.normalizedMACKey(identity.macAddress)
                 {
                     throw AIBudsError(
