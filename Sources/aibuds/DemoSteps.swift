@@ -49,7 +49,7 @@ struct DemoSteps {
         }
         let started = clock.now
         view.begin(models, destination: folder)
-        let interrupt = MediaInterrupt { Task { try? await engine.cancel() } }
+        let interrupt = MediaInterrupt { Task { _ = try? await engine.cancel() } }
         var result: MediaImportResult?
         var stabilizing: ContinuousClock.Instant?
         for await event in engine.importEvents(models, options: MediaImportOptions(destination: folder)) {

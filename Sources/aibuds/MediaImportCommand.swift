@@ -109,7 +109,7 @@ struct MediaImportCommand: CLICommand {
         var report = MediaImportReport(device: connection.device.mediaImportDeviceID, destination: "")
 
         // Ctrl-C from here on cancels the fetch or the import cleanly; a second one exits at once.
-        let interrupt = MediaInterrupt { Task { try? await engine.cancel() } }
+        let interrupt = MediaInterrupt { Task { _ = try? await engine.cancel() } }
         defer { interrupt.remove() }
 
         // Fetch: hotspot, transfer mode, list.

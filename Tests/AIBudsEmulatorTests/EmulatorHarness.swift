@@ -31,6 +31,10 @@ final class RecordingDataPlane: TransferDataPlane {
 
     func stop() { running.withLock { $0 = false } }
 
+    func dropConnections() { drops.withLock { $0 += 1 } }
+
+    let drops = Locked(0)
+
     var tokens: [String] { sessions.withLock { $0 } }
     var isRunning: Bool { running.withLock { $0 } }
 }

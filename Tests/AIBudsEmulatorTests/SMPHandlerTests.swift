@@ -28,7 +28,7 @@ import Testing
         #expect(try harness.failure(EnumSingleRequest(index: 9)) == SMPDeviceError(group: 10, rc: 4, version: .v2))
         #expect(try harness.failure(EnumSingleRequest(index: 9), version: .v1) == SMPDeviceError(group: nil, rc: 5, version: .v1))
         let details = try harness.call(EnumDetailsRequest(groups: [8, 66, 99])).groups
-        #expect(details == [EnumGroupDetails(group: 8, name: "fs mgmt", handlers: 5), EnumGroupDetails(group: 66, name: "hotspot", handlers: 4)])
+        #expect(details == [EnumGroupDetails(group: 8, name: "fs mgmt", handlers: 5), EnumGroupDetails(group: 66, name: "hotspot", handlers: 5)])
 
         let hashes = try harness.call(FileSupportedHashesRequest()).types
         #expect(hashes == ["sha256": FileHashTypeInfo(format: 1, size: 32), "crc32": FileHashTypeInfo(format: 0, size: 4)])

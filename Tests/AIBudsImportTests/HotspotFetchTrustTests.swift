@@ -32,6 +32,7 @@ struct HotspotFetchTrustTests {
         }
         func enterFileTransferMode() async throws {}
         func leaveFileTransferMode() async throws {}
+        func cancelFileTransfer() async throws {}
         func requestQueryHotspotStatus() async throws -> HotspotStatusInfo {
             HotspotStatusInfo(state: .hotspotOpen, ssid: "Evil-Twin", baseUrl: baseUrl, token: "tok3n")
         }

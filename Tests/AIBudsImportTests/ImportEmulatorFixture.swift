@@ -215,6 +215,7 @@ final class ObservedChannel: MediaImportControlChannel {
         try await device.enterFileTransferMode()
     }
     func leaveFileTransferMode() async throws { try await device.leaveFileTransferMode() }
+    func cancelFileTransfer() async throws { try await device.cancelFileTransfer() }
     func requestQueryHotspotStatus() async throws -> HotspotStatusInfo { try await device.requestQueryHotspotStatus() }
     func listMediaFiles(type: MediaFileType?) async throws -> DeviceMediaListing { try await device.listMediaFiles(type: type) }
     func deleteMediaFile(named name: String, generation: UInt64?) async throws -> UInt64 {

@@ -161,12 +161,77 @@ extension SDKTests {
                 deleted.complete("delete(\(success), \(status.map { "\($0)" } ?? "nil"))", error)
             }
             let failure = try await deleted.waitForCompletion()
-            #expect(deleted.names == ["delete(false, nil)"])
+            // The device's own code reaches the app: 2, no such file.
+            #expect(deleted.names == ["delete(false, 2)"])
             #expect((failure.userInfo[AIBudsError.deviceStatusCodeKey] as? NSNumber)?.intValue == 2)
             let all = CallRecorder()
             device.deleteAllMediaFiles { success, status, error in all.complete("deleteAll(\(success), \(status.map { "\($0)" } ?? "nil"))", error) }
             #expect(try await all.waitForAnyCompletion() == nil)
             #expect(all.names == ["deleteAll(true, 0)"])
+            await fixture.shutdown()
+        }
+
+        @Test func theDevicesRefusalsReachTheAppWithTheirCodes() async throws {
+            // The emulator refuses Media `delete` and `delete all` as busy (rc 5), and Hotspot
+            // `cancel transfer` as bad state (rc 7).
+            let fixture = try ImportEmulatorFixture(
+                [.video("V.mp4", 4_000_000, sixaxis: false), .photo("P.jpg", 1000)],
+                faults: ["refuse=65/1:5,refuse=65/2:5", "refuse=66/4:7", "http-stall=524288:20000"])
+            defer { fixture.stop() }
+            let device = try await fixture.connect()
+            let engine = MediaImportEngine(channel: device, stabilization: VideoStabilizationRegistry())
+            let (_, models) = try await fetchAll(engine)
+
+            let deleted = CallRecorder()
+            device.deleteMediaFile("P.jpg") { success, status, error in
+                deleted.complete("delete(\(success), \(status.map { "\($0)" } ?? "nil"))", error)
+            }
+            let busy = try await deleted.waitForCompletion()
+            #expect(deleted.names == ["delete(false, 5)"])
+            #expect(busy.code == SdkErrorCode.deviceBusy.rawValue)
+            let all = CallRecorder()
+            device.deleteAllMediaFiles { success, status, error in all.complete("deleteAll(\(success), \(status.map { "\($0)" } ?? "nil"))", error) }
+            _ = try await all.waitForCompletion()
+            #expect(all.names == ["deleteAll(false, 5)"])
+            #expect(try await device.listMediaFiles(type: nil).files.count == 2, "a refused deletion deletes nothing")
+
+            // Cancelling in the transfer phase asks the device, which refuses here: the import
+            // is cancelled all the same, and the app learns the device's code.
+            let progress = ByteProgress()
+            let collector = Task { await ImportRun.collect(engine.importEvents(models, options: MediaImportOptions(destination: fixture.destination())), progress: progress) }
+            try await eventually("progress.bytes >= 1 << 19") { progress.bytes >= 1 << 19 }
+            let cancel = CallRecorder()
+            engine.cancelMediaFileImport { success, status, error in
+                cancel.complete("cancel(\(success), \(status.map { "\($0)" } ?? "nil"))", error)
+            }
+            #expect(try await cancel.waitForAnyCompletion() == nil)
+            #expect(cancel.names == ["cancel(true, 7)"])
+            let run = await collector.value
+            #expect(run.result.error?.code == .importFilesCanceled)
+            await fixture.shutdown()
+        }
+
+        @Test func cancellingDuringTheTransferStopsTheDevicesTransfers() async throws {
+            let fixture = try ImportEmulatorFixture([.video("V.mp4", 4_000_000, sixaxis: false)], faults: ["http-stall=524288:20000"])
+            defer { fixture.stop() }
+            let device = try await fixture.connect()
+            let engine = MediaImportEngine(channel: device, stabilization: VideoStabilizationRegistry())
+            let (_, models) = try await fetchAll(engine)
+            let progress = ByteProgress()
+            let collector = Task { await ImportRun.collect(engine.importEvents(models, options: MediaImportOptions(destination: fixture.destination())), progress: progress) }
+            try await eventually("progress.bytes >= 1 << 19") { progress.bytes >= 1 << 19 }
+            let started = ContinuousClock.now
+            let cancel = CallRecorder()
+            engine.cancelMediaFileImport { success, status, error in
+                cancel.complete("cancel(\(success), \(status.map { "\($0)" } ?? "nil"))", error)
+            }
+            #expect(try await cancel.waitForAnyCompletion() == nil)
+            // The device ended the stalled response at once (20 s of stall left), said 0, and
+            // stays in transfer mode for the next import.
+            #expect(cancel.names == ["cancel(true, 0)"])
+            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect((await collector.value).result.error?.code == .importFilesCanceled)
+            #expect(try await device.requestQueryHotspotStatus().state == .hotspotOpen)
             await fixture.shutdown()
         }
 

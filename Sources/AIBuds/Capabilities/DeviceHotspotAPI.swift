@@ -13,6 +13,9 @@ public protocol DeviceHotspotAPI: DeviceAPI {
     func enterFileTransferMode() async throws
     /// Asks the device to leave media transfer mode, closing the data plane.
     func leaveFileTransferMode() async throws
+    /// Asks the device to end the data-plane transfers in flight (the app cancelled its import);
+    /// the device stays in transfer mode with the same hotspot and token.
+    func cancelFileTransfer() async throws
     /// Reads the hotspot state with its SSID, data-plane URL and session token.
     func requestQueryHotspotStatus() async throws -> HotspotStatusInfo
 }

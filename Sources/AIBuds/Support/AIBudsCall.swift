@@ -30,7 +30,9 @@ public enum AIBudsCall {
         }, operation)
     }
 
-    /// Runs `operation` and reports `(success, statusCode, error)`; the status code is `nil` on failure.
+    /// Runs `operation` and reports `(success, statusCode, error)`. On failure the status code is
+    /// the one the device refused with (the error's `deviceStatusCode`), `nil` when the device
+    /// never answered.
     public static func run(
         _ completion: AIBudsStatusCodeCompletionHandler?,
         _ operation: @escaping @Sendable () async throws -> NSNumber?
@@ -38,7 +40,9 @@ public enum AIBudsCall {
         run({ (outcome: Result<NSNumber?, NSError>) in
             switch outcome {
             case .success(let code): completion?(true, code, nil)
-            case .failure(let error): completion?(false, nil, error)
+            case .failure(let error):
+                let code = (error.userInfo[AIBudsError.deviceStatusCodeKey] as? NSNumber)
+                completion?(false, code, error)
             }
         }, operation)
     }

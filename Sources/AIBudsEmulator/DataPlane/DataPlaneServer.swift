@@ -135,6 +135,13 @@ public final class DataPlaneServer: Sendable {
         logger.log(.info, "dataplane", "stopped")
     }
 
+    /// Closes every open connection (their responses end where they are); the server goes on
+    /// accepting: a device that cancelled the transfers in flight.
+    public func dropConnections() {
+        state.withLock { $0.server }?.dropConnections()
+        logger.log(.info, "dataplane", "dropped every connection (transfer cancelled)")
+    }
+
     /// The bearer token requests must carry.
     public var token: String { tokenBox.withLock { $0 } }
 

@@ -497,6 +497,14 @@ public final class EmulatedDevice: Sendable {
         if wasOn == true { dataPlane?.stop() }
     }
 
+    /// Ends every data-plane response in flight (the app cancelled its import); transfer mode, the
+    /// hotspot and the token stay. `badState` when the device is not in transfer mode.
+    public func cancelTransfers() throws(EmulatorError) {
+        let on = state.withLock { $0.transfer != .off }
+        guard on else { throw EmulatorError(.badState, "not in transfer mode: no transfer to cancel") }
+        dataPlane?.dropConnections()
+    }
+
     /// The hotspot's state, network name, and (while open) the data plane's address and token.
     public func hotspotStatus() throws(EmulatorError) -> HotspotStatus {
         try requireHotspot()

@@ -44,6 +44,9 @@ public final class HTTPTransferDataPlane: TransferDataPlane {
         }?.stop()
     }
 
+    /// Closes the running server's connections (a cancelled transfer); it goes on accepting.
+    public func dropConnections() { currentServer?.dropConnections() }
+
     /// The running server, for tests (statistics, faults).
     public var currentServer: DataPlaneServer? { server.withLock { $0 } }
 }

@@ -9,4 +9,6 @@ public protocol TransferDataPlane: Sendable {
     func start(store: MediaStore, token: String) throws -> String
     /// Stops serving; the token is void afterwards. Idempotent.
     func stop()
+    /// Closes every open connection and keeps serving: the responses in flight end.
+    func dropConnections()
 }

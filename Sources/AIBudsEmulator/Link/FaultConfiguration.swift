@@ -1,3 +1,4 @@
+import AIBudsWire
 import Foundation
 
 /// The faults an emulator injects, parsed from `--fault SPEC` (repeatable; later keys win).
@@ -11,6 +12,7 @@ import Foundation
 /// | `reorder` | probability | hold a datagram back 20–40 ms so later ones overtake it |
 /// | `delay` | `MS` or `MS:probability` | add MS milliseconds to a datagram's delivery |
 /// | `error` | probability | answer a request with a busy error without executing it |
+/// | `refuse` | `GROUP/COMMAND:RC` | answer every request of that project command (group 64 and up) with project code RC (1–8) without executing it; repeatable |
 /// | `seed` | integer | the seed of every random decision (default 1) |
 /// | `slow-hotspot` | `MS` | the hotspot opens MS milliseconds after `enter transfer mode` |
 /// | `http-drop` | byte offset | the data plane closes a connection just before that file byte |
@@ -35,6 +37,8 @@ public struct FaultConfiguration: Sendable, Equatable {
     public var delay = Duration.zero
     /// Probability of answering a request with a busy error.
     public var error = 0.0
+    /// Project commands the device refuses with a fixed code (`refuse`).
+    public var refusals: [Refusal] = []
     /// The seed of the random decisions.
     public var seed: UInt64 = 1
     /// How long the hotspot takes to open.
@@ -43,6 +47,23 @@ public struct FaultConfiguration: Sendable, Equatable {
     public var http = DataPlaneFaults.none
     /// The firmware-update faults handed to the device.
     public var firmware = FirmwareFaults()
+
+    /// A project command the device answers with a fixed non-zero code, never executing it.
+    public struct Refusal: Sendable, Equatable {
+        /// The project group (64 and up).
+        public var group: UInt16
+        /// The command within the group.
+        public var command: UInt8
+        /// The code the device answers with.
+        public var code: ProjectReturnCode
+
+        /// Refuses command `command` of project group `group` with `code`.
+        public init(group: UInt16, command: UInt8, code: ProjectReturnCode) {
+            self.group = group
+            self.command = command
+            self.code = code
+        }
+    }
 
     /// Creates a configuration with every fault off; set its fields, or parse a `--fault` list, to
     /// add some.
@@ -78,6 +99,8 @@ public struct FaultConfiguration: Sendable, Equatable {
             let parts = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             delay = try Self.milliseconds(parts[0], key)
             delayProbability = parts.count == 2 ? try Self.probability(parts[1], key) : 1
+        case "refuse":
+            refusals.append(try Self.refusal(value))
         case "seed":
             guard let seed = UInt64(value) else { throw Self.invalid("seed takes an unsigned integer, not '\(value)'") }
             self.seed = seed
@@ -113,8 +136,19 @@ public struct FaultConfiguration: Sendable, Equatable {
             guard value == "swap" else { throw Self.invalid("power-loss takes 'swap', not '\(value)'") }
             firmware.powerLossDuringSwap = true
         default:
-            throw Self.invalid("unknown fault '\(key)' (lose, duplicate, reorder, delay, error, seed, slow-hotspot, http-drop, http-stall, http-trickle, http-delay, http-fail, ota-drop, ota-drop-ms, ota-corrupt, ota-boot-fail, power-loss)")
+            throw Self.invalid("unknown fault '\(key)' (lose, duplicate, reorder, delay, error, refuse, seed, slow-hotspot, http-drop, http-stall, http-trickle, http-delay, http-fail, ota-drop, ota-drop-ms, ota-corrupt, ota-boot-fail, power-loss)")
         }
+    }
+
+    private static func refusal(_ value: String) throws(EmulatorError) -> Refusal {
+        let usage = "refuse takes GROUP/COMMAND:RC (a project group 64 and up, a command, a code 1 to 8), not '\(value)'"
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw invalid(usage) }
+        let route = parts[0].split(separator: "/", omittingEmptySubsequences: false)
+        guard route.count == 2, let group = UInt16(route[0]), group >= 64, let command = UInt8(route[1]),
+              let rc = Int(parts[1]), let code = ProjectReturnCode(rawValue: rc), code != .ok
+        else { throw invalid(usage) }
+        return Refusal(group: group, command: command, code: code)
     }
 
     private static func invalid(_ message: String) -> EmulatorError {

@@ -24,7 +24,7 @@ extension SMPRequestHandler {
             SMPGroupDescription(id: SMPGroupID.media, name: "media", handlers: 4),
         ]
         if device.profile.hasHotspot {
-            groups.append(SMPGroupDescription(id: SMPGroupID.hotspot, name: "hotspot", handlers: 4))
+            groups.append(SMPGroupDescription(id: SMPGroupID.hotspot, name: "hotspot", handlers: 5))
         }
         if device.profile.hasAudioRecording || device.profile.hasCamera {
             groups.append(SMPGroupDescription(id: SMPGroupID.capture, name: "capture", handlers: 8))
@@ -381,6 +381,10 @@ extension SMPRequestHandler {
             case is HotspotLeaveTransferRequest:
                 guard device.profile.hasHotspot else { return .failure(.project(group, .notSupported)) }
                 device.leaveTransferMode()
+                return .reply(SMPEmptyResponse())
+            case is HotspotCancelTransferRequest:
+                guard device.profile.hasHotspot else { return .failure(.project(group, .notSupported)) }
+                try device.cancelTransfers()
                 return .reply(SMPEmptyResponse())
             case is HotspotStateRequest:
                 let status = try device.hotspotStatus()

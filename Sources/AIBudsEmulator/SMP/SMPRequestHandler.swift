@@ -63,6 +63,7 @@ public final class SMPRequestHandler: Sendable {
 
     private let clock: any EmulatorClock
     private let errorRate: Double
+    private let refusals: [FaultConfiguration.Refusal]
     private let logger: any LogService
     private let state: Locked<State>
     private let observerKey = Locked<UInt64?>(nil)
@@ -74,13 +75,15 @@ public final class SMPRequestHandler: Sendable {
     ///   - clock: times held long-polls out (give the device's own clock).
     ///   - errorRate: the probability (0–1) that a request is answered with `EBUSY`
     ///     (`err {group, busy}` for project groups) without being executed, a fault to test clients.
+    ///   - refusals: project commands answered with a fixed code, never executed (`--fault refuse`).
     ///   - faultSeed: the seed of those decisions.
     ///   - logger: receives dropped and malformed datagrams, replays and encoding failures.
     public init(device: EmulatedDevice, clock: any EmulatorClock = SystemEmulatorClock(), errorRate: Double = 0,
-                faultSeed: UInt64 = 0, logger: any LogService = NullLogService()) {
+                refusals: [FaultConfiguration.Refusal] = [], faultSeed: UInt64 = 0, logger: any LogService = NullLogService()) {
         self.device = device
         self.clock = clock
         self.errorRate = errorRate
+        self.refusals = refusals
         self.logger = logger
         state = Locked(State(faults: SeededRandom(seed: faultSeed)))
         let key = device.addObserver { [weak self] in self?.deviceChanged() }
@@ -182,6 +185,10 @@ public final class SMPRequestHandler: Sendable {
     }
 
     private func injectedFault(for header: SMPHeader) -> Outcome? {
+        if let refusal = refusals.first(where: { $0.group == header.group && $0.command == header.command }) {
+            logger.log(.debug, "smp", "refused group \(header.group) command \(header.command) with rc \(refusal.code.rawValue) (fault)")
+            return .failure(.project(header.group, refusal.code))
+        }
         guard errorRate > 0, state.withLock({ $0.faults.chance(errorRate) }) else { return nil }
         logger.log(.debug, "smp", "injected a busy error for group \(header.group) command \(header.command)")
         return .failure(header.group >= 64 ? .project(header.group, .busy) : .smp(.busy))

@@ -62,7 +62,7 @@ public final class Emulator: Sendable {
             audio: try EmulatedAudioIO.load(microphone: configuration.microphoneFile, speakerOut: configuration.speakerOut),
             liveStream: liveStream, logger: logger)
         handler = SMPRequestHandler(device: device, clock: clock, errorRate: configuration.faults.error,
-                                    faultSeed: configuration.faults.seed, logger: logger)
+                                    refusals: configuration.faults.refusals, faultSeed: configuration.faults.seed, logger: logger)
         server = SMPUDPServer(handler: handler, address: configuration.listen, link: configuration.link,
                               faults: configuration.faults, logger: logger)
     }

@@ -84,7 +84,7 @@ struct DeviceImport: Sendable {
                 // The event stream ends at once with the task; the import's own task is still
                 // stopping its transfers (each keeps its partial download, an object store's
                 // upload saves its state). Wait for it, so the station does not exit before.
-                try? await engine.cancel()
+                _ = try? await engine.cancel()
                 outcome.error = AIBudsError(.importFilesCanceled, "the import of \(id) was cancelled")
             } else if outcome.result == nil {
                 outcome.error = AIBudsError(.fileImportFailed, "the import of \(id) ended without a result")

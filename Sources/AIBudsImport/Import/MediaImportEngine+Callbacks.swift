@@ -149,17 +149,21 @@ extension MediaImportEngineProvider {
         }
     }
 
-    /// Cancels the running transfer or post-processing; 6003 when nothing runs. Succeeds with a
-    /// `nil` status code (the device takes no part in a cancellation).
+    /// Cancels the running transfer or post-processing; 6003 when nothing runs. The completion
+    /// gets `success` true and the device's status code when the device took part (0: it ended the
+    /// transfers it served; non-zero: it refused, the import is cancelled all the same), `nil` when
+    /// it was not asked (cancelled while fetching or stabilizing) or did not answer.
     public func cancelMediaFileImport(_ completion: AIBudsStatusCodeCompletionHandler?) {
         let engine = mediaImport
         AIBudsCall.run(completion) {
-            try await engine.cancel()
-            return nil
+            try await engine.cancel().map { NSNumber(value: $0) }
         }
     }
 
-    /// Deletes one device file by name; succeeds with the device's status code 0.
+    /// Deletes one device file by name. The completion gets the device's status code: 0 with
+    /// `success` when the device deleted it; when the device refused (rc 2 no such file, 5 busy,
+    /// ...), `success` false, that code and the error (whose `userInfo` carries it too); `nil` when
+    /// the device never answered.
     public func deleteMediaFile(_ fileName: String, completion: AIBudsStatusCodeCompletionHandler?) {
         let engine = mediaImport
         AIBudsCall.run(completion) {
@@ -168,7 +172,8 @@ extension MediaImportEngineProvider {
         }
     }
 
-    /// Deletes every device media file; succeeds with the device's status code 0.
+    /// Deletes every device media file; the completion gets the device's status code as
+    /// ``deleteMediaFile(_:completion:)``'s does.
     public func deleteAllMediaFiles(_ completion: AIBudsStatusCodeCompletionHandler?) {
         let engine = mediaImport
         AIBudsCall.run(completion) {

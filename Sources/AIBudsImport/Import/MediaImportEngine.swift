@@ -51,6 +51,8 @@ public final class MediaImportEngine: Sendable {
     private struct Shared {
         var machine = MediaImportStateMachine()
         var running: [Int: Task<Void, Never>] = [:]
+        /// The operation whose transfer phase runs: the device is serving its files.
+        var transferring: Int?
     }
 
     /// The engine's configuration.
@@ -196,6 +198,9 @@ public final class MediaImportEngine: Sendable {
                 deleteFromDevice: { [weak self] name in
                     guard let self else { return }
                     try await self.deleteMediaFile(named: name)
+                },
+                transferPhase: { [weak self] running in
+                    self?.shared.withLock { $0.transferring = running ? id : nil }
                 })
             if options.reportsProgress {
                 // Events come from several threads, thousands a second: they reach the consumer in bursts.
@@ -225,18 +230,39 @@ public final class MediaImportEngine: Sendable {
 
     /// Cancels the running fetch or import (transfer or post-processing) and returns once it has
     /// ended; its partial downloads stay for a resume. Throws 6003 when nothing runs.
-    public func cancel() async throws {
-        let task: Task<Void, Never>? = try shared.withLock { shared in
+    ///
+    /// Returns the device's status code when the device took part: during the transfer phase the
+    /// device is asked to end the transfers it serves (Hotspot `cancel transfer`), 0 when it did,
+    /// its non-zero code when it refused; nil when it was not asked (a fetch, stabilization) or did
+    /// not answer. The import is cancelled either way.
+    @discardableResult
+    public func cancel() async throws -> Int? {
+        let (task, transferring): (Task<Void, Never>?, Bool) = try shared.withLock { shared in
             switch shared.machine.cancel() {
             case .rejectNothingRunning:
                 throw AIBudsError(.fileImportNotInProgress, "no media import is running on this device")
             case .cancel(let id):
-                return shared.running[id]
+                return (shared.running[id], shared.transferring == id)
             }
         }
         logger.log(.info, "import", "cancelling the running media operation")
         task?.cancel()
+        let status = transferring ? await stopDeviceTransfers() : nil
         await task?.value
+        return status
+    }
+
+    /// Asks the device to end the transfers it serves; its status code (0, or the code it refused
+    /// with), nil when it did not answer.
+    private func stopDeviceTransfers() async -> Int? {
+        do {
+            try await channel().cancelFileTransfer()
+            return 0
+        } catch {
+            let code = AIBudsError.from(error).deviceStatusCode
+            logger.log(.warning, "import", "the device did not stop its transfers: \(error)")
+            return code
+        }
     }
 
     private func cancelOperation(_ id: Int) {

@@ -13,6 +13,8 @@ struct MediaImportRun: Sendable {
     let transfer: TransferPhase
     /// Deletes one device file through the engine (so that the engine learns the new generation).
     let deleteFromDevice: @Sendable (String) async throws -> Void
+    /// Told `true` as the transfer phase (the device serving files) begins, `false` as it ends.
+    let transferPhase: @Sendable (Bool) -> Void
 
     /// Runs the import; `emit` must be thread-safe (events of different files interleave).
     func run(emit: @escaping @Sendable (MediaImportEvent) -> Void) async -> (MediaImportResult, hotspotLost: Bool) {
@@ -43,7 +45,9 @@ struct MediaImportRun: Sendable {
             lock = nil
         }
         defer { withExtendedLifetime(lock) {} }
+        transferPhase(true)
         let outcomes = await transfer.run(emit: emit)
+        transferPhase(false)
 
         var imported: [ImportedMediaFileModel] = []
         var verifiedNames: [String] = []

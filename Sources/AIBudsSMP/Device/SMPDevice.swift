@@ -245,6 +245,11 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, DeviceOtaAPI, 
         _ = try await run(.hotspot) { try await $0.request(HotspotLeaveTransferRequest()) }
     }
 
+    /// Ends the transfers in flight (Hotspot `cancel transfer`); rc 7 when not in transfer mode.
+    public func cancelFileTransfer() async throws {
+        _ = try await run(.hotspot) { try await $0.request(HotspotCancelTransferRequest()) }
+    }
+
     /// Reads the hotspot state; the session token is registered with the log redactor.
     public func requestQueryHotspotStatus() async throws -> HotspotStatusInfo {
         let response = try await run(.hotspot) { try await $0.request(HotspotStateRequest()) }

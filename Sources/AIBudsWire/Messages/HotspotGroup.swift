@@ -58,6 +58,21 @@ public struct HotspotLeaveTransferRequest: SMPRequest, Equatable {
 /// The (empty) answer to ``HotspotLeaveTransferRequest``.
 public typealias HotspotLeaveTransferResponse = SMPEmptyResponse
 
+/// Hotspot cancel transfer: the device ends every data-plane response in flight (an import the app
+/// cancelled) and stays in transfer mode, its hotspot and token unchanged; rc 7 when it is not in
+/// transfer mode.
+public struct HotspotCancelTransferRequest: SMPRequest, Equatable {
+    /// The device answers `cancel transfer` with ``HotspotCancelTransferResponse``; the client
+    /// decodes the answer as this type.
+    public typealias Response = HotspotCancelTransferResponse
+
+    /// Creates the request that stops the transfers in flight; its payload is the empty map.
+    public init() {}
+}
+
+/// The (empty) answer to ``HotspotCancelTransferRequest``.
+public typealias HotspotCancelTransferResponse = SMPEmptyResponse
+
 /// Hotspot state, with the data plane address and token when open.
 public struct HotspotStateRequest: SMPRequest, Equatable {
     /// The device answers `state` with ``HotspotStateResponse``; the client decodes the answer as

@@ -51,6 +51,7 @@ public enum SMPMessageCatalog {
         (HotspotEnterTransferRequest.self, SMPRoute(SMPGroupID.hotspot, 1, .write, "enter transfer mode")),
         (HotspotLeaveTransferRequest.self, SMPRoute(SMPGroupID.hotspot, 2, .write, "leave transfer mode")),
         (HotspotStateRequest.self, SMPRoute(SMPGroupID.hotspot, 3, .read, "state")),
+        (HotspotCancelTransferRequest.self, SMPRoute(SMPGroupID.hotspot, 4, .write, "cancel transfer")),
         (CaptureAudioStartRequest.self, SMPRoute(SMPGroupID.capture, 0, .write, "audio start")),
         (CaptureAudioStopRequest.self, SMPRoute(SMPGroupID.capture, 1, .write, "audio stop")),
         (CapturePhotoRequest.self, SMPRoute(SMPGroupID.capture, 2, .write, "photo")),
