@@ -120,8 +120,8 @@ public enum PhysicalOperationFunction: Int, Sendable, Codable, CaseIterable {
 
 /// A turn-by-turn navigation instruction.
 public struct NavigationInstruction: Sendable, Codable, Hashable {
-    /// The maneuver, for example `turnLeft`.
-    public var maneuver: String
+    /// What to do at the next point of the route.
+    public var maneuver: NavigationManeuver
     /// Metres to the maneuver.
     public var distanceInMeters: Int
     /// The road or text to show.
@@ -129,9 +129,103 @@ public struct NavigationInstruction: Sendable, Codable, Hashable {
 
     /// Creates the instruction to do `maneuver` in `distanceInMeters` metres, with `text` (a road
     /// name, say) to show.
-    public init(maneuver: String, distanceInMeters: Int, text: String) {
+    public init(maneuver: NavigationManeuver, distanceInMeters: Int, text: String) {
         self.maneuver = maneuver
         self.distanceInMeters = distanceInMeters
         self.text = text
+    }
+}
+
+/// The maneuvers a navigation instruction shows; the raw value is the wire's name
+/// (docs/protocol.md, `navigation.show`).
+public enum NavigationManeuver: String, Sendable, Codable, Hashable, CaseIterable {
+    /// A name this SDK does not know (a newer device's); never sent.
+    case unknown
+    /// Start of the route.
+    case depart
+    /// Go straight on.
+    case straight
+    /// Turn left (about 90°).
+    case turnLeft
+    /// Turn right (about 90°).
+    case turnRight
+    /// Bear left (about 45°).
+    case slightLeft
+    /// Bear right (about 45°).
+    case slightRight
+    /// Turn sharply left (about 135°).
+    case sharpLeft
+    /// Turn sharply right (about 135°).
+    case sharpRight
+    /// Keep left at a fork.
+    case keepLeft
+    /// Keep right at a fork.
+    case keepRight
+    /// Turn back, turning left.
+    case uTurnLeft
+    /// Turn back, turning right.
+    case uTurnRight
+    /// Enter the roundabout.
+    case roundaboutEnter
+    /// Leave the roundabout.
+    case roundaboutExit
+    /// Merge into the traffic.
+    case merge
+    /// Take the ramp on the left.
+    case rampLeft
+    /// Take the ramp on the right.
+    case rampRight
+    /// Board the ferry.
+    case ferry
+    /// The destination is reached.
+    case arrive
+
+    /// The maneuver named `name` on the wire; ``unknown`` for a name this SDK does not know.
+    public init(wireName name: String) {
+        self = NavigationManeuver(rawValue: name) ?? .unknown
+    }
+}
+
+/// What a navigation alert warns of; the raw value is the wire's name (`navigation.alert`).
+public enum NavigationAlertKind: String, Sendable, Codable, Hashable, CaseIterable {
+    /// A name this SDK does not know (a newer device's); never sent.
+    case unknown
+    /// A speed camera ahead.
+    case speedCamera
+    /// The speed limit changes ahead.
+    case speedLimit
+    /// Slow or standing traffic ahead.
+    case trafficJam
+    /// An accident ahead.
+    case accident
+    /// Road works ahead.
+    case roadworks
+    /// A hazard on the road (an object, a broken-down vehicle, ice).
+    case hazard
+    /// The road ahead is closed.
+    case roadClosed
+    /// The route was planned again (the wearer left it).
+    case rerouting
+    /// The destination is near.
+    case arrivingSoon
+
+    /// The alert named `name` on the wire; ``unknown`` for a name this SDK does not know.
+    public init(wireName name: String) {
+        self = NavigationAlertKind(rawValue: name) ?? .unknown
+    }
+}
+
+/// A navigation alert on the device's display: what it warns of and, when it has a place, how far
+/// ahead.
+public struct NavigationAlert: Sendable, Codable, Hashable {
+    /// What the alert warns of.
+    public var kind: NavigationAlertKind
+    /// Metres to it; nil for an alert without a place (rerouting).
+    public var distanceInMeters: Int?
+
+    /// Creates the alert `kind`, `distanceInMeters` metres ahead when given.
+    public init(kind: NavigationAlertKind, distanceInMeters: Int? = nil) {
+        self.kind = kind
+        self.distanceInMeters = distanceInMeters
     }
 }

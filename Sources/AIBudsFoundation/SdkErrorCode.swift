@@ -8,7 +8,25 @@ public let AIBudsErrorDomain = "AIBudsSDK.ErrorDomain"
 /// The codes of the SDK's errors (domain `AIBudsSDK.ErrorDomain`), with the vendor's raw values.
 ///
 /// Codes 1–6016 are the vendor's. Codes the vendor's range reserves but does not name (6000, 6017)
-/// and the project's own codes (6100 and up, 7000 and up) are marked as such.
+/// and the project's own codes (6100 and up, 7000 and up) are marked as such:
+///
+/// | range | whose | what |
+/// |---|---|---|
+/// | 1–4 | vendor | device state (not supported, not connected, not ready, busy) |
+/// | 1001–1005 | vendor | scanning |
+/// | 2001–2009 | vendor | the link and its packets |
+/// | 3001–3003 | vendor | operations (wrong parameters, the device refused, unparsable answer) |
+/// | 4001 | vendor | joining the hotspot |
+/// | 6000–6017 | vendor | media import (6000 and 6017 reserved by the vendor, named here) |
+/// | 6100–6102 | project | import cancelled, integrity mismatch, stale media model |
+/// | 7001–7005 | project | stored devices, not initialized, no plugin, cancelled |
+/// | 8001 and up | project | the AI side (`AIErrorCode`, domain `AIBudsAISDK.ErrorDomain`) |
+///
+/// These are the SDK's codes. The device's own status code, when the device answered (an SMP
+/// `rc`: 0 ok, 1 unknown, 2 not found, 3 stale generation, 4 not supported, 5 busy, 6 invalid
+/// argument, 7 bad state, 8 no space), travels beside it: in ``AIBudsError/deviceStatusCode``, in
+/// the `NSError`'s `userInfo` under ``AIBudsError/deviceStatusCodeKey``, and as the `statusCode` of
+/// the completion handlers that have one.
 public enum SdkErrorCode: Int, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// An unexpected failure.
     case unknown = -1

@@ -27,8 +27,13 @@ struct ControlCommand: CLICommand {
           auth           [retry | report ok|failed]
           assistant      [on|off]
           teleprompter   [text TEXT | scroll PAGE POSITION | close]
-          navigation     [show MANEUVER METRES STREET | stop]
+          navigation     [show MANEUVER METRES STREET | alert KIND [METRES] | stop]
           camera
+          storage        [format]            (format deletes every media file on the device)
+          find           [on | off | report-found]   (report-found: the wearer's phone was found)
+
+        maneuvers: \(NavigationManeuver.allCases.filter { $0 != .unknown }.map(\.rawValue).joined(separator: ", "))
+        alert kinds: \(NavigationAlertKind.allCases.filter { $0 != .unknown }.map(\.rawValue).joined(separator: ", "))
 
         options:
           --device DEVICE  a device name or MAC address, or udp://HOST:PORT

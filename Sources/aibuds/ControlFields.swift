@@ -121,7 +121,14 @@ enum ControlFields {
             kind = "teleprompter"; f.add("open", .flag(value.isOpen)); f.add("pages", .number(value.pageCount)); f.add("page", .number(value.page)); f.add("position", .number(value.position))
         case .navigation(let value):
             kind = "navigation"; f.add("active", .flag(value != nil))
-            if let value { f.add("maneuver", .text(value.maneuver)); f.add("distance_m", .number(value.distanceInMeters)); f.add("street", .text(value.text)) }
+            if let value { f.add("maneuver", .text(value.maneuver.rawValue)); f.add("distance_m", .number(value.distanceInMeters)); f.add("street", .text(value.text)) }
+        case .navigationAlert(let value):
+            kind = "navigationAlert"; f.add("active", .flag(value != nil))
+            if let value {
+                f.add("kind", .text(value.kind.rawValue))
+                f.add("distance_m", value.distanceInMeters.map(FieldValue.number) ?? .none)
+            }
+        case .findPhone(let searching): kind = "findPhone"; f.add("searching", .flag(searching))
         case .cameraFirmwareVersion(let value): kind = "camera"; f.add("firmware", .text(value))
         case .physicalOperation(let side, let operation): kind = "keyPress"; f.add("side", .text(side)); f.add("operation", .text("\(operation)"))
         case .wakeWord(let word): kind = "wakeWord"; f.add("word", .text(word))

@@ -100,22 +100,33 @@ enum ControlServiceVerbs {
             }
         case "navigation":
             var instruction: NavigationInstruction?
+            var alert: NavigationAlert?
             var stop = false
             switch verb {
             case "show"?:
                 guard args.count >= 3 else { throw CommandFailure.usage("'navigation show' takes MANEUVER METRES STREET") }
                 instruction = NavigationInstruction(
-                    maneuver: args[0], distanceInMeters: try ControlVerbs.number(args[1], "the distance"),
+                    maneuver: try ControlVerbs.choice(args[0], NavigationManeuver.self), distanceInMeters: try ControlVerbs.number(args[1], "the distance"),
                     text: args.dropFirst(2).joined(separator: " "))
+            case "alert"?:
+                guard (1...2).contains(args.count) else { throw CommandFailure.usage("'navigation alert' takes KIND [METRES]") }
+                alert = NavigationAlert(
+                    kind: try ControlVerbs.choice(args[0], NavigationAlertKind.self),
+                    distanceInMeters: try args.count > 1 ? ControlVerbs.number(args[1], "the distance") : nil)
             case "stop"?: try arity(0); stop = true
             case nil: break
             default: throw unknownVerb()
             }
-            return { [instruction, stop] device in
+            return { [instruction, alert, stop] device in
                 let navigation = try ControlVerbs.api(device, (any TurnByTurnNavigationAPI).self, "navigation")
                 if let instruction { try await navigation.sendNavigationInstruction(instruction) }
+                if let alert { try await navigation.sendNavigationAlert(alert) }
                 if stop { try await navigation.stopNavigation() }
-                return state(device) { .navigation($0.navigation) }
+                var fields = state(device) { .navigation($0.navigation) }
+                let shown = state(device) { .navigationAlert($0.navigationAlert) }
+                for (key, value) in shown.pairs where key != "active" { fields.add("alert_\(key)", value) }
+                fields.add("alert", .flag(navigation.currentNavigationAlert != nil))
+                return fields
             }
         case "camera":
             if verb != nil { throw unknownVerb() }
@@ -126,7 +137,7 @@ enum ControlServiceVerbs {
                 return fields
             }
         default:
-            throw CommandFailure.usage("unknown capability '\(capability)' (aibuds control --help)")
+            return try ControlDeviceVerbs.parse(capability, verb, args)
         }
     }
 }

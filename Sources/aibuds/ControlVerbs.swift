@@ -7,10 +7,10 @@ import Foundation
 enum ControlVerbs {
     typealias Action = @Sendable (any DeviceConvertible) async throws -> Fields
 
-    static let capabilities: Set<String> = [
+    static let capabilities: Set<String> = Set([
         "anc", "eq", "volume", "workmode", "wear", "tws", "music", "keys", "shutter", "apps", "auth", "assistant",
         "teleprompter", "navigation", "camera",
-    ]
+    ]).union(ControlDeviceVerbs.capabilities)
 
     /// The case of `E` whose name is `text` (case-insensitive), or a usage error listing the names.
     static func choice<E: CaseIterable>(_ text: String, _ type: E.Type, aliases: [String: E] = [:], skipping: [String] = ["unknown"]) throws -> E {

@@ -250,7 +250,8 @@ import Testing
         #expect(try harness.call(MediaChangedRequest(since: generation + 1, waitMs: 0)) == MediaChangedResponse(generation: generation + 1, types: []))
         // A client from before a restart (or too far behind) gets a snapshot of every state.
         let snapshot = try harness.call(DeviceEventsRequest(since: 9999, waitMs: 0))
-        let controls = ["keys", "shutter", "voiceAssistant", "apps", "serviceAuth", "teleprompter", "navigation", "camera"]
+        let controls = ["keys", "shutter", "voiceAssistant", "apps", "serviceAuth", "teleprompter", "navigation", "navigationAlert",
+                        "camera", "findPhone"]
         #expect(Set(snapshot.events.map(\.kind)) == Set(DeviceEventKind.all + controls))
     }
 

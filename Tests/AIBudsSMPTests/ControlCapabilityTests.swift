@@ -37,6 +37,8 @@ final class ControlRecorder: DeviceDelegate {
         case .serviceAuth(let state, _): record("auth \(state)")
         case .teleprompter(let state): record("teleprompter \(state.isOpen) \(state.page)")
         case .navigation(let instruction): record("navigation \(instruction?.text ?? "none")")
+        case .navigationAlert(let alert): record("alert \(alert.map { "\($0.kind) \($0.distanceInMeters.map(String.init) ?? "-")" } ?? "none")")
+        case .findPhone(let searching): record("findPhone \(searching)")
         case .apps(let apps): record("apps \(apps.filter(\.isRunning).map(\.identifier))")
         default: break
         }

@@ -1,10 +1,12 @@
 @testable import AIBuds
+import AIBudsCBOR
 import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsLog
 import AIBudsSMP
 import AIBudsSync
 import AIBudsTestKit
+import AIBudsWire
 import Foundation
 import Testing
 
@@ -97,13 +99,72 @@ extension SDKTests {
 
             // Navigation: instruction, then stop.
             let navigation = try #require(device as? TurnByTurnNavigationAPI)
-            let instruction = NavigationInstruction(maneuver: "turnLeft", distanceInMeters: 120, text: "Baker Street")
+            let instruction = NavigationInstruction(maneuver: .turnLeft, distanceInMeters: 120, text: "Baker Street")
             try await navigation.sendNavigationInstruction(instruction)
             #expect(navigation.currentNavigationInstruction == instruction)
             try await eventually("the expected state") { recorder.contains("navigation Baker Street") }
+            // An alert with and without a place; the device shows the last one.
+            try await navigation.sendNavigationAlert(NavigationAlert(kind: .speedCamera, distanceInMeters: 300))
+            #expect(navigation.currentNavigationAlert == NavigationAlert(kind: .speedCamera, distanceInMeters: 300))
+            try await navigation.sendNavigationAlert(NavigationAlert(kind: .rerouting))
+            #expect(navigation.currentNavigationAlert == NavigationAlert(kind: .rerouting))
+            try await eventually("the alert events") { recorder.contains("alert speedCamera 300") && recorder.contains("alert rerouting -") }
+            await #expect(throws: AIBudsError.self) { try await navigation.sendNavigationAlert(NavigationAlert(kind: .unknown)) }
+            // The device checks the names on the wire: one it does not know is refused.
+            let teleport = try CBOREncoder().encodeValue(NavigationSetting(maneuver: "teleport", distance: 1, street: ""))
+            #expect(throws: EmulatorError.self) { _ = try emulated.performAction(DeviceActionName.navigationShow, teleport) }
             try await navigation.stopNavigation()
             #expect(navigation.currentNavigationInstruction == nil)
+            #expect(navigation.currentNavigationAlert == nil, "stopping navigation clears its alert")
+            try await eventually("the alert is cleared") { recorder.contains("alert none") }
             await expectDeviceCode(7) { try await navigation.stopNavigation() }
+
+            // Report phone found: the wearer asks, the app hears it, reports the phone found.
+            let find = try #require(device as? DeviceFindAPI)
+            #expect(!find.isFindingPhone)
+            await expectDeviceCode(7) { try await find.reportPhoneFound() }
+            try emulated.askForPhone()
+            try await eventually("the wearer's request") { recorder.contains("findPhone true") && find.isFindingPhone }
+            let reported = CallRecorder()
+            find.reportPhoneFound { success, error in reported.complete("found(\(success))", error) }
+            #expect(try await reported.waitForAnyCompletion() == nil)
+            #expect(!find.isFindingPhone)
+            try await eventually("the search ended") { recorder.contains("findPhone false") }
+        }
+
+        @Test func formattingEmptiesTheMediaStorageAndIsRefusedWhileBusy() async throws {
+            defer { fixture.remove() }
+            let running = try fixture.start(.glasses, name: "Fmt Glasses")
+            defer { running.stop() }
+            let device = try await fixture.device(named: "Fmt Glasses")
+            try await device.connectAndWait(ConnectParams())
+            defer { device.disconnect() }
+            let emulated = running.emulator.device
+            let info = try #require(device as? DeviceInfoAPI)
+            let before = try await info.requestQueryMediaCountInfo()
+            #expect(before.photoCount.intValue + before.videoCount.intValue + before.audioCount.intValue > 0)
+            let common = try #require(device as? DeviceCommonAPI)
+
+            // The device refuses while it records (busy, device code 5); nothing is deleted.
+            try emulated.startRecording(video: true)
+            await expectDeviceCode(5) { _ = try await common.formatMediaStorage() }
+            _ = try emulated.stopRecording(video: true)
+            let recorded = try await info.requestQueryMediaCountInfo()
+            #expect(recorded.videoCount.intValue == before.videoCount.intValue + 1)
+
+            // An import of this SDK in progress is refused by the SDK itself.
+            let glasses = try #require(device as? SMPGlassesDevice)
+            _ = try await glasses.mediaImport.fetchMediaFiles()
+            let formatted = CallRecorder()
+            common.formatMediaStorage { success, status, error in
+                formatted.complete("format(\(success), \(status.map { "\($0)" } ?? "nil"))", error)
+            }
+            // After a fetch (transfer mode, no import running) formatting ends the session first.
+            #expect(try await formatted.waitForAnyCompletion() == nil)
+            #expect(formatted.names == ["format(true, 0)"])
+            let after = try await info.requestQueryMediaCountInfo()
+            #expect(after.photoCount.intValue + after.videoCount.intValue + after.audioCount.intValue == 0)
+            #expect(try await glasses.requestQueryHotspotStatus().state == .hotspotClose)
         }
     }
 }

@@ -2,7 +2,7 @@ import AIBudsFoundation
 import Foundation
 
 // Services and interaction features, over the Device group's settings and actions (docs/protocol.md
-// §3, "Controls"). Live streaming is not implemented.
+// §3, "Controls"), and live streaming (the Live group).
 
 /// The remote shutter (the device's button takes a photo on the phone).
 public protocol DeviceRemoteShutterAPI: DeviceAPI {
@@ -107,11 +107,43 @@ public protocol LiveStreamingAPI: DeviceAPI {
     func requestQueryLiveStreamStatus() async throws -> LiveStreamStatus
 }
 
+/// The result of a live-stream call: the stream's URL (or status) and `nil`, or `nil` and the
+/// SDK's error; called on the SDK's callback queue.
+public typealias AIBudsLiveStreamURLCompletionHandler = @Sendable (_ url: URL?, _ error: NSError?) -> Void
+/// The status of the device's live stream, or the SDK's error; called on the callback queue.
+public typealias AIBudsLiveStreamStatusCompletionHandler = @Sendable (_ status: LiveStreamStatus?, _ error: NSError?) -> Void
+
 extension LiveStreamingAPI {
-    /// Ends the JPEG live stream, then calls `completion` on the callback queue.
+    /// Ends the live stream (RTSP or JPEG), then calls `completion` on the callback queue.
     public func stopLiveStreaming(_ completion: AIBudsCompletionHandler?) {
         AIBudsCall.run(completion) { try await self.stopLiveStreaming() }
     }
+
+    /// Starts RTSP streaming, then calls `completion` with the stream's `rtsp://` URL, or the
+    /// error (busy while another stream runs).
+    public func startRtspLiveStreaming(_ completion: AIBudsLiveStreamURLCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.startRtspLiveStreaming() }
+    }
+
+    /// Starts JPEG image streaming, then calls `completion` with the stream's `http://` URL, or
+    /// the error.
+    public func startJpegLiveStreaming(_ completion: AIBudsLiveStreamURLCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.startJpegLiveStreaming() }
+    }
+
+    /// Starts a stream of `kind` with `options`, then calls `completion` with its status (URL,
+    /// size, rate), or the error (a value the device does not offer: 3001/3002).
+    public func startLiveStreaming(
+        _ kind: LiveStreamKind, options: LiveStreamOptions, completion: AIBudsLiveStreamStatusCompletionHandler?
+    ) {
+        AIBudsCall.run(completion) { try await self.startLiveStreaming(kind, options: options) }
+    }
+
+    /// Reads the live stream's status, then calls `completion` with it, or the error.
+    public func requestQueryLiveStreamStatus(_ completion: AIBudsLiveStreamStatusCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.requestQueryLiveStreamStatus() }
+    }
+
 }
 
 /// Turns the assistant that listens and answers on the device itself on or off.
@@ -167,12 +199,21 @@ public protocol TurnByTurnNavigationAPI: DeviceAPI {
     func stopNavigation() async throws
     /// The instruction on the display now, nil when navigation is not running.
     var currentNavigationInstruction: NavigationInstruction? { get }
+    /// Shows an alert (a speed camera, a jam, ...) until the next alert or the end of navigation.
+    func sendNavigationAlert(_ alert: NavigationAlert) async throws
+    /// The alert on the display now, nil when none is shown.
+    var currentNavigationAlert: NavigationAlert? { get }
 }
 
 extension TurnByTurnNavigationAPI {
     /// Shows a navigation instruction.
     public func sendNavigationInstruction(_ instruction: NavigationInstruction, completion: AIBudsCompletionHandler?) {
         AIBudsCall.run(completion) { try await self.sendNavigationInstruction(instruction) }
+    }
+
+    /// Shows a navigation alert, then calls `completion` on the callback queue.
+    public func sendNavigationAlert(_ alert: NavigationAlert, completion: AIBudsCompletionHandler?) {
+        AIBudsCall.run(completion) { try await self.sendNavigationAlert(alert) }
     }
 
     /// Ends navigation, then calls `completion` on the callback queue.

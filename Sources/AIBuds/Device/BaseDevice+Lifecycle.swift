@@ -347,7 +347,7 @@ extension BaseDevice {
         case .tws(let value): delegate.device(self, didTWSConnectionStateChanged: value.connectionState)
         case .supportedLanguages, .maxAudioRecordDuration, .maxVideoRecordDuration, .mediaSession,
             .physicalOperationMapping, .remoteShutter, .voiceAssistant, .apps, .serviceAuth, .teleprompter, .navigation,
-            .cameraFirmwareVersion, .physicalOperation, .wakeWord, .remoteShutterPressed:
+            .navigationAlert, .findPhone, .cameraFirmwareVersion, .physicalOperation, .wakeWord, .remoteShutterPressed:
             break
         }
     }

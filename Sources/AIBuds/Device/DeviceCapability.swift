@@ -21,6 +21,8 @@ public struct DeviceCapability: RawRepresentable, Hashable, Codable, Sendable, C
     public static let common: DeviceCapability = "common"
     /// `DeviceFindAPI`.
     public static let find: DeviceCapability = "find"
+    /// `DeviceFindAPI.reportPhoneFound()`: the wearer can ask the device to find the phone.
+    public static let findPhone: DeviceCapability = "findPhone"
     /// `DeviceWorkStateAPI`.
     public static let workState: DeviceCapability = "workState"
     /// `DeviceHotspotAPI`.

@@ -57,6 +57,11 @@ public enum DeviceStateEvent: Sendable, Equatable {
     case teleprompter(TeleprompterStateModel)
     /// The navigation instruction on the display changed; nil when navigation ended.
     case navigation(NavigationInstruction?)
+    /// The navigation alert on the display changed; nil when none is shown.
+    case navigationAlert(NavigationAlert?)
+    /// The wearer asked the glasses to find the phone (`true`: ring it), or the search ended
+    /// (`false`: the app reported the phone found).
+    case findPhone(searching: Bool)
     /// The camera module's firmware version (a value read at initialization).
     case cameraFirmwareVersion(String)
     /// The wearer did a physical operation on `side` (`left`, `right` or `device`).

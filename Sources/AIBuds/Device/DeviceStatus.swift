@@ -73,6 +73,10 @@ public struct DeviceStatus: Sendable {
     public var teleprompter: TeleprompterStateModel?
     /// The navigation instruction on the display, nil when none.
     public var navigation: NavigationInstruction?
+    /// The navigation alert on the display, nil when none.
+    public var navigationAlert: NavigationAlert?
+    /// Whether the wearer asked the glasses to find the phone and it is not reported found yet.
+    public var isFindingPhone: Bool?
     /// The camera module's firmware version.
     public var cameraFirmwareVersion: String?
 
@@ -121,6 +125,8 @@ public struct DeviceStatus: Sendable {
             serviceAuthAttempts = attempts
         case .teleprompter(let value): teleprompter = value
         case .navigation(let value): navigation = value
+        case .navigationAlert(let value): navigationAlert = value
+        case .findPhone(let searching): isFindingPhone = searching
         case .cameraFirmwareVersion(let value): cameraFirmwareVersion = value
         case .firmwareVersion, .fileDeletingProgress, .physicalOperation, .wakeWord, .remoteShutterPressed: break
         }

@@ -59,6 +59,20 @@ public enum AIBudsCall {
         }, operation)
     }
 
+    /// Runs `operation` and reports `(value, nil)` or `(nil, error)`: the vendor's shape of a call
+    /// that returns something.
+    public static func run<Value: Sendable>(
+        _ completion: (@Sendable (_ value: Value?, _ error: NSError?) -> Void)?,
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) {
+        run({ (outcome: Result<Value, NSError>) in
+            switch outcome {
+            case .success(let value): completion?(value, nil)
+            case .failure(let error): completion?(nil, error)
+            }
+        }, operation)
+    }
+
     /// Runs `operation` and reports its typed result; every other `run` is this one.
     public static func run<Value: Sendable>(
         _ completion: (@Sendable (Result<Value, NSError>) -> Void)?,

@@ -63,7 +63,8 @@ extension ControlState {
         case DeviceSettingName.voiceAssistant:
             voiceAssistant = try Self.decode(EnabledSetting.self, value).enabled
         case DeviceSettingName.tws, DeviceSettingName.media, DeviceSettingName.apps, DeviceSettingName.serviceAuth,
-            DeviceSettingName.teleprompter, DeviceSettingName.navigation, DeviceSettingName.camera:
+            DeviceSettingName.teleprompter, DeviceSettingName.navigation, DeviceSettingName.navigationAlert,
+            DeviceSettingName.camera, DeviceSettingName.findPhone:
             throw EmulatorError(.badState, "\(name) is changed by actions, not written")
         default:
             throw EmulatorError(.notSupported, "no setting \(name)")
@@ -132,6 +133,7 @@ extension ControlState {
             guard let maneuver = instruction.maneuver, !maneuver.isEmpty, instruction.distance != nil else {
                 throw Self.invalid("an instruction needs a maneuver and a distance")
             }
+            guard NavigationManeuver(wireName: maneuver) != .unknown else { throw Self.invalid("no maneuver \(maneuver)") }
             guard (instruction.street ?? "").count <= 200 else { throw Self.invalid("a street name is at most 200 characters") }
             instruction.active = nil
             navigation = instruction
@@ -139,6 +141,20 @@ extension ControlState {
             setting = DeviceSettingName.navigation
             guard navigation != nil else { throw EmulatorError(.badState, "no navigation is running") }
             navigation = nil
+            navigationAlert = nil
+        case DeviceActionName.navigationAlert:
+            setting = DeviceSettingName.navigationAlert
+            var alert = try Self.decode(NavigationAlertSetting.self, args)
+            guard let kind = alert.kind, NavigationAlertKind(wireName: kind) != .unknown else {
+                throw Self.invalid("no alert kind \(alert.kind ?? "(none)")")
+            }
+            guard (alert.distance ?? 0) <= 1_000_000 else { throw Self.invalid("an alert is at most 1,000 km ahead") }
+            alert.active = nil
+            navigationAlert = alert
+        case DeviceActionName.phoneFound:
+            setting = DeviceSettingName.findPhone
+            guard findingPhone else { throw EmulatorError(.badState, "the wearer is not looking for the phone") }
+            findingPhone = false
         default:
             throw EmulatorError(.notSupported, "no action \(name)")
         }

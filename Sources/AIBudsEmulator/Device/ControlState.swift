@@ -55,6 +55,10 @@ struct ControlState: Codable, Equatable, Sendable {
     var page: UInt64 = 0
     var position: UInt64 = 0
     var navigation: NavigationSetting?
+    /// The navigation alert on the display (`navigation.alert`), nil when none.
+    var navigationAlert: NavigationAlertSetting?
+    /// Whether the wearer asked the glasses to find the phone and the app has not reported it found.
+    var findingPhone = false
 
     /// The defaults of a profile: glasses map their keys to the camera.
     static func defaults(for kind: DeviceProfile.Kind) -> ControlState {
@@ -81,7 +85,8 @@ struct ControlState: Codable, Equatable, Sendable {
         case .glasses:
             return [DeviceSettingName.keys, DeviceSettingName.shutter, DeviceSettingName.voiceAssistant,
                     DeviceSettingName.apps, DeviceSettingName.serviceAuth, DeviceSettingName.teleprompter,
-                    DeviceSettingName.navigation, DeviceSettingName.camera]
+                    DeviceSettingName.navigation, DeviceSettingName.navigationAlert, DeviceSettingName.camera,
+                    DeviceSettingName.findPhone]
         case .watch:
             return []
         }
@@ -137,6 +142,11 @@ struct ControlState: Codable, Equatable, Sendable {
             var value = navigation ?? NavigationSetting()
             value.active = navigation != nil
             return encoded(value)
+        case DeviceSettingName.navigationAlert:
+            var value = navigationAlert ?? NavigationAlertSetting()
+            value.active = navigationAlert != nil
+            return encoded(value)
+        case DeviceSettingName.findPhone: return encoded(FindPhoneSetting(searching: findingPhone))
         case DeviceSettingName.camera: return encoded(CameraSetting(firmware: firmware))
         default: return .map([:])
         }

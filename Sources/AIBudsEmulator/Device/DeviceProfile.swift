@@ -61,7 +61,7 @@ public struct DeviceProfile: Sendable {
     /// AI glasses.
     public static let glasses = DeviceProfile(
         kind: .glasses, product: .glasses, model: "AIBuds Glasses G1", firmware: "2.4.1",
-        capabilities: ["info", "common", "find", "workState", "hotspot", "mediaImport", "audioRecording", "audioRecording.ai", "aiAudio", "camera",
+        capabilities: ["info", "common", "find", "findPhone", "workState", "hotspot", "mediaImport", "audioRecording", "audioRecording.ai", "aiAudio", "camera",
                        "physicalOperations", "remoteShutter", "apps", "serviceAuth", "voiceAssistant", "teleprompter",
                        "navigation", "ota", "cameraOta"],
         hasHotspot: true, hasCamera: true, hasAudioRecording: true, supportsDeleteAll: true,

@@ -121,6 +121,17 @@ extension EmulatedDevice {
         }
     }
 
+    /// The wearer asks the glasses to find the phone: the `findPhone` setting turns on (its event
+    /// tells the app to ring) until the app reports the phone found (`phone.found`).
+    public func askForPhone() throws(EmulatorError) {
+        try requireSetting(DeviceSettingName.findPhone)
+        try withControls { controls throws(EmulatorError) in
+            let before = controls
+            controls.findingPhone = true
+            return ((), controls.changes(since: before))
+        }
+    }
+
     /// The voice assistant hears `word`: a `wakeWord` event when the assistant is on (glasses), or
     /// when the keys start it (earbuds).
     public func wakeWord(_ word: String) throws(EmulatorError) {

@@ -350,6 +350,21 @@ public final class EmulatedDevice: Sendable {
         store.deleteAll()
     }
 
+    /// Formats the media storage: every media file is deleted, nothing else changes. Busy while
+    /// the device records or serves its files in transfer mode. Returns how many files it deleted.
+    public func formatStorage() throws(EmulatorError) -> Int {
+        let busy = state.withLock { state -> String? in
+            if state.recording != nil || state.aiConversation { return "the device is recording" }
+            if state.transfer != .off { return "the device is in transfer mode: leave it first" }
+            return nil
+        }
+        if let busy { throw EmulatorError(.busy, busy) }
+        store.cancelUploads()
+        let deleted = store.deleteAll().deleted
+        logger.log(.info, "emulator", "formatted the media storage: \(deleted) files deleted")
+        return deleted
+    }
+
     // MARK: - Information
 
     /// The battery level (0–100) and whether it is charging.

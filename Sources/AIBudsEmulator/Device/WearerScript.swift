@@ -28,6 +28,8 @@ public struct WearerScript: Sendable, Equatable {
         case tws(linked: Bool)
         /// The voice assistant hears a wake word.
         case wake(String)
+        /// The wearer asks the glasses to find the phone.
+        case findPhone
     }
 
     /// One step: when, from the start, and what.
@@ -127,8 +129,11 @@ public struct WearerScript: Sendable, Equatable {
         case "wake":
             guard !args.isEmpty else { throw bad("wake takes the word heard") }
             return Step(at: at, action: .wake(args.joined(separator: " ")))
+        case "findphone":
+            try count(0...0)
+            return Step(at: at, action: .findPhone)
         default:
-            throw bad("unknown action '\(words[1])' (remove, insert, press, battery, case, tws, wake)")
+            throw bad("unknown action '\(words[1])' (remove, insert, press, battery, case, tws, wake, findphone)")
         }
     }
 }
@@ -166,6 +171,7 @@ extension EmulatedDevice {
         case .caseLid(let open): try setCaseOpen(open)
         case .tws(let linked): try setTWSLinked(linked)
         case .wake(let word): try wakeWord(word)
+        case .findPhone: try askForPhone()
         }
     }
 

@@ -295,6 +295,11 @@ extension SMPRequestHandler {
         case is DeviceFactoryResetRequest:
             device.factoryReset()
             return .reply(SMPEmptyResponse())
+        case is DeviceFormatStorageRequest:
+            guard device.profile.capabilities.contains("common") else { return .failure(.project(group, .notSupported)) }
+            do { return .reply(DeviceFormatStorageResponse(deleted: UInt64(try device.formatStorage()))) } catch {
+                return .failure(.project(group, error))
+            }
         case is DevicePowerOffRequest:
             return .replyThen(SMPEmptyResponse()) { [device] in device.powerOff() }
         case let find as DeviceFindRequest:

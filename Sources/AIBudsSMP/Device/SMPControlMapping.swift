@@ -14,7 +14,8 @@ enum SMPControlMapping {
         (.physicalOperations, DeviceSettingName.keys), (.remoteShutter, DeviceSettingName.shutter),
         (.voiceAssistant, DeviceSettingName.voiceAssistant), (.apps, DeviceSettingName.apps),
         (.serviceAuth, DeviceSettingName.serviceAuth), (.teleprompter, DeviceSettingName.teleprompter),
-        (.navigation, DeviceSettingName.navigation), (.camera, DeviceSettingName.camera),
+        (.navigation, DeviceSettingName.navigation), (.navigation, DeviceSettingName.navigationAlert),
+        (.camera, DeviceSettingName.camera), (.findPhone, DeviceSettingName.findPhone),
     ]
 
     private static func decode<T: Decodable>(_ type: T.Type, _ value: CBOR) -> T? {
@@ -91,8 +92,16 @@ enum SMPControlMapping {
             return decode(NavigationSetting.self, value).map { nav in
                 guard nav.active == true, let maneuver = nav.maneuver else { return .navigation(nil) }
                 return .navigation(NavigationInstruction(
-                    maneuver: maneuver, distanceInMeters: Int(clamping: nav.distance ?? 0), text: nav.street ?? ""))
+                    maneuver: NavigationManeuver(wireName: maneuver), distanceInMeters: Int(clamping: nav.distance ?? 0), text: nav.street ?? ""))
             }
+        case DeviceSettingName.navigationAlert:
+            return decode(NavigationAlertSetting.self, value).map { alert in
+                guard alert.active == true, let kind = alert.kind else { return .navigationAlert(nil) }
+                return .navigationAlert(NavigationAlert(
+                    kind: NavigationAlertKind(wireName: kind), distanceInMeters: alert.distance.map { Int(clamping: $0) }))
+            }
+        case DeviceSettingName.findPhone:
+            return decode(FindPhoneSetting.self, value).map { .findPhone(searching: $0.searching) }
         case DeviceSettingName.camera:
             return decode(CameraSetting.self, value).map { .cameraFirmwareVersion($0.firmware) }
         case DeviceGestureEventKind.keyPress:

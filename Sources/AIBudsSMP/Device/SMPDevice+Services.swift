@@ -99,13 +99,34 @@ extension SMPDevice {
     /// Shows an instruction (maneuver, distance, street).
     public func sendNavigationInstruction(_ instruction: NavigationInstruction) async throws {
         let args = NavigationSetting(
-            maneuver: instruction.maneuver, distance: try Self.nonNegative(instruction.distanceInMeters, "a distance"),
+            maneuver: try Self.wireName(instruction.maneuver), distance: try Self.nonNegative(instruction.distanceInMeters, "a distance"),
             street: instruction.text)
         try await act(DeviceActionName.navigationShow, .navigation, args)
     }
 
-    /// Ends navigation; the device answers rc 7 when none runs.
+    /// Ends navigation, its instruction and its alert; the device answers rc 7 when none runs.
     public func stopNavigation() async throws {
         try await act(DeviceActionName.navigationStop, .navigation)
+    }
+
+    /// The alert on the display, as last reported.
+    public var currentNavigationAlert: NavigationAlert? { currentStatus.navigationAlert }
+
+    /// Shows an alert (what it warns of, how far ahead); it stays until the next alert or the end
+    /// of navigation.
+    public func sendNavigationAlert(_ alert: NavigationAlert) async throws {
+        guard alert.kind != .unknown else {
+            throw AIBudsError(.operationFailedDueToWrongParameters, "an alert of kind unknown cannot be sent")
+        }
+        let args = NavigationAlertSetting(
+            kind: alert.kind.rawValue, distance: try alert.distanceInMeters.map { try Self.nonNegative($0, "a distance") })
+        try await act(DeviceActionName.navigationAlert, .navigation, args)
+    }
+
+    private static func wireName(_ maneuver: NavigationManeuver) throws -> String {
+        guard maneuver != .unknown else {
+            throw AIBudsError(.operationFailedDueToWrongParameters, "a maneuver of kind unknown cannot be sent")
+        }
+        return maneuver.rawValue
     }
 }

@@ -1,5 +1,6 @@
 import AIBuds
 import AIBudsFoundation
+import AIBudsImport
 import AIBudsLog
 import AIBudsSMPClient
 import AIBudsWire
@@ -188,6 +189,19 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, DeviceOtaAPI, 
         _ = try await run(.common) { try await $0.request(DeviceFactoryResetRequest()) }
     }
 
+    /// Formats the media storage (Device `format storage`); see the protocol's summary for the
+    /// rules around imports.
+    public func formatMediaStorage() async throws -> Int {
+        if let engine = (self as? any MediaImportEngineProvider)?.mediaImport {
+            guard !engine.isBusy else {
+                throw AIBudsError(.deviceBusy, "an import or fetch runs on this device: cancel it before formatting")
+            }
+            if capabilities.contains(.hotspot) { try await engine.endTransferSession() }
+        }
+        let response = try await run(.common) { try await $0.request(DeviceFormatStorageRequest()) }
+        return Int(clamping: response.deleted)
+    }
+
     /// Powers the device off; its session ends, so the SDK disconnects (delegates get a `nil` error).
     public func powerOff() async throws {
         _ = try await run(.common) { try await $0.request(DevicePowerOffRequest()) }
@@ -205,6 +219,14 @@ open class SMPDevice: BaseDevice, DeviceInfoAPI, DeviceCommonAPI, DeviceOtaAPI, 
     public func stopFindDevice() async throws {
         _ = try await run(.find) { try await $0.request(DeviceFindRequest(on: false)) }
     }
+
+    /// Reports the phone found (Device action `phone.found`).
+    public func reportPhoneFound() async throws {
+        try await act(DeviceActionName.phoneFound, .findPhone)
+    }
+
+    /// Whether the wearer is looking for the phone, as last reported.
+    public var isFindingPhone: Bool { currentStatus.isFindingPhone ?? false }
 
     // MARK: Work state
 

@@ -29,13 +29,19 @@ public enum DeviceSettingName {
     public static let teleprompter = "teleprompter"
     /// ``NavigationSetting``: the instruction on the display (`navigation.*` actions change it).
     public static let navigation = "navigation"
+    /// ``NavigationAlertSetting``: the alert on the display (`navigation.alert` shows one,
+    /// `navigation.stop` clears it).
+    public static let navigationAlert = "navigationAlert"
+    /// ``FindPhoneSetting``: whether the wearer asked the glasses to find the phone (read only; the
+    /// wearer starts it, `phone.found` ends it).
+    public static let findPhone = "findPhone"
     /// ``CameraSetting``: the camera module's firmware version (read only).
     public static let camera = "camera"
 
     /// Every setting name, in the order of docs/protocol.md.
     public static let all = [
         workMode, volume, equalizer, anc, wear, tws, media, keys, shutter, voiceAssistant, apps, serviceAuth,
-        teleprompter, navigation, camera,
+        teleprompter, navigation, navigationAlert, camera, findPhone,
     ]
 }
 
@@ -59,8 +65,12 @@ public enum DeviceActionName {
     public static let teleprompterClose = "teleprompter.close"
     /// `{maneuver: text, distance: uint, street: text}`: shows a navigation instruction.
     public static let navigationShow = "navigation.show"
-    /// `{}`: ends navigation.
+    /// `{}`: ends navigation, its instruction and its alert.
     public static let navigationStop = "navigation.stop"
+    /// `{kind: text, distance?: uint}`: shows a navigation alert (a `NavigationAlertKind` raw value).
+    public static let navigationAlert = "navigation.alert"
+    /// `{}`: the app reports that the wearer found the phone (rc 7 when no search runs).
+    public static let phoneFound = "phone.found"
 }
 
 /// Event kinds that report something the wearer did rather than a setting (docs/protocol.md §3).

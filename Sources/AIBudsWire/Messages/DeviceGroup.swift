@@ -290,6 +290,25 @@ public struct DeviceFactoryResetRequest: SMPRequest, Equatable {
 /// The (empty) answer to ``DeviceFactoryResetRequest``.
 public typealias DeviceFactoryResetResponse = SMPEmptyResponse
 
+/// Device format media storage: deletes every media file and nothing else (settings, firmware and
+/// recordings in progress are kept); rc 5 while the device records or is in transfer mode.
+public struct DeviceFormatStorageRequest: SMPRequest, Equatable {
+    /// The device answers `format storage` with ``DeviceFormatStorageResponse``; the client
+    /// decodes the answer as this type.
+    public typealias Response = DeviceFormatStorageResponse
+
+    /// Creates the request that empties the media storage; its payload is the empty map.
+    public init() {}
+}
+
+/// The answer to ``DeviceFormatStorageRequest``: how many files the format deleted.
+public struct DeviceFormatStorageResponse: Codable, Sendable, Equatable {
+    /// The number of media files deleted.
+    public var deleted: UInt64
+    /// The answer of a format that deleted `deleted` files.
+    public init(deleted: UInt64) { self.deleted = deleted }
+}
+
 /// Device power off: the device ends its session and stops answering until restarted.
 public struct DevicePowerOffRequest: SMPRequest, Equatable {
     /// The device answers `power off` with ``DevicePowerOffResponse``; the client decodes the

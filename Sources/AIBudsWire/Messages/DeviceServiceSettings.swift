@@ -77,6 +77,31 @@ public struct NavigationSetting: Codable, Sendable, Equatable {
     }
 }
 
+/// `navigationAlert`: `{active: bool, kind?: text, distance?: uint}`; also the arguments of
+/// `navigation.alert` (without `active`).
+public struct NavigationAlertSetting: Codable, Sendable, Equatable {
+    /// Whether an alert is on the display (absent in `navigation.alert`).
+    public var active: Bool?
+    /// The alert, a `NavigationAlertKind` raw value (`speedCamera`, `trafficJam`, ...).
+    public var kind: String?
+    /// Metres to what the alert is about, when it has a place.
+    public var distance: UInt64?
+    /// Creates the value of alert `kind`, `distance` metres ahead when given.
+    public init(active: Bool? = nil, kind: String? = nil, distance: UInt64? = nil) {
+        self.active = active
+        self.kind = kind
+        self.distance = distance
+    }
+}
+
+/// `findPhone`: `{searching: bool}`.
+public struct FindPhoneSetting: Codable, Sendable, Equatable {
+    /// Whether the wearer asked the glasses to find the phone and it is not found yet.
+    public var searching: Bool
+    /// Creates the value: a search runs (`searching`) or not.
+    public init(searching: Bool) { self.searching = searching }
+}
+
 /// `camera`: `{firmware: text}`.
 public struct CameraSetting: Codable, Sendable, Equatable {
     /// The camera module's own firmware version.

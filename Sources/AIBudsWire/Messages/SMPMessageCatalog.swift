@@ -43,6 +43,7 @@ public enum SMPMessageCatalog {
         (DeviceSettingReadRequest.self, SMPRoute(SMPGroupID.device, 11, .read, "setting")),
         (DeviceSettingWriteRequest.self, SMPRoute(SMPGroupID.device, 11, .write, "setting")),
         (DeviceActionRequest.self, SMPRoute(SMPGroupID.device, 12, .write, "action")),
+        (DeviceFormatStorageRequest.self, SMPRoute(SMPGroupID.device, 13, .write, "format storage")),
         (MediaListRequest.self, SMPRoute(SMPGroupID.media, 0, .read, "list")),
         (MediaDeleteRequest.self, SMPRoute(SMPGroupID.media, 1, .write, "delete")),
         (MediaDeleteAllRequest.self, SMPRoute(SMPGroupID.media, 2, .write, "delete all")),
