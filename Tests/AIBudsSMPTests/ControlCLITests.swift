@@ -38,6 +38,56 @@ import Testing
         #expect(badMode == 64)
     }
 
+    @Test func controlFormatsFindsAndAlertsOnTheGlasses() async throws {
+        let fixture = try EmulatorFixture("cli-control-glasses")
+        defer { fixture.remove() }
+        let glasses = try fixture.start(.glasses, name: "Ctl CLI Glasses")
+        defer { glasses.stop() }
+        let environment = ["XDG_RUNTIME_DIR": fixture.directory.path, "XDG_DATA_HOME": fixture.directory.path]
+
+        // Format: the media count is 0 afterwards; while the glasses record, busy with code 5.
+        try glasses.emulator.device.startRecording(video: true)
+        let (busy, _, busyErr) = try await runAIBuds(["control", "--device", glasses.url, "storage", "format"], environment: environment)
+        #expect(busy == 1 && busyErr.contains("device status code 5"), "\(busyErr)")
+        _ = try glasses.emulator.device.stopRecording(video: true)
+        let (format, formatOut, formatErr) = try await runAIBuds(
+            ["control", "--device", glasses.url, "storage", "format", "--json"], environment: environment)
+        #expect(format == 0, "\(formatErr)")
+        let formatted = try json(formatOut)
+        #expect((formatted["deleted"] as? Int ?? 0) > 0)
+        #expect(formatted["photos"] as? Int == 0 && formatted["videos"] as? Int == 0 && formatted["audios"] as? Int == 0)
+        #expect(glasses.emulator.device.store.counts().photos == 0)
+
+        // Report phone found: the wearer asks, the app reports; reporting again is refused (7).
+        try glasses.emulator.device.askForPhone()
+        let (asked, askedOut, _) = try await runAIBuds(["control", "--device", glasses.url, "find", "--json"], environment: environment)
+        let askedState = try json(askedOut)
+        #expect(asked == 0 && askedState["finding_phone"] as? Bool == true)
+        let (found, foundOut, foundErr) = try await runAIBuds(
+            ["control", "--device", glasses.url, "find", "report-found", "--json"], environment: environment)
+        #expect(found == 0, "\(foundErr)")
+        let foundState = try json(foundOut)
+        #expect(foundState["finding_phone"] as? Bool == false)
+        let (again, _, againErr) = try await runAIBuds(["control", "--device", glasses.url, "find", "report-found"], environment: environment)
+        #expect(again == 1 && againErr.contains("device status code 7"))
+
+        // Navigation: a typed maneuver, an alert the glasses show, a name that is not one.
+        let (show, _, showErr) = try await runAIBuds(
+            ["control", "--device", glasses.url, "navigation", "show", "roundaboutEnter", "200", "Main", "Street"], environment: environment)
+        #expect(show == 0, "\(showErr)")
+        let (alert, alertOut, alertErr) = try await runAIBuds(
+            ["control", "--device", glasses.url, "navigation", "alert", "speedCamera", "350", "--json"], environment: environment)
+        #expect(alert == 0, "\(alertErr)")
+        let shown = try json(alertOut)
+        #expect(shown["alert_kind"] as? String == "speedCamera" && shown["alert_distance_m"] as? Int == 350)
+        #expect(shown["maneuver"] as? String == "roundaboutEnter")
+        let (teleport, _, _) = try await runAIBuds(
+            ["control", "--device", glasses.url, "navigation", "show", "teleport", "1", "x"], environment: environment)
+        #expect(teleport == 64)
+        let (badAlert, _, _) = try await runAIBuds(["control", "--device", glasses.url, "navigation", "alert", "ufo"], environment: environment)
+        #expect(badAlert == 64)
+    }
+
     @Test func eventsPrintsEveryStateEventAsJSONLines() async throws {
         let fixture = try EmulatorFixture("cli-events")
         defer { fixture.remove() }
