@@ -16,7 +16,7 @@ let libraries = [
     "AIBudsStabilization", "AIBudsAudio",
     "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOfflineAI", "AIBudsOpenAI",
     "AIBudsLiveCamera", "AIBudsLiveStream",
-    "AIBudsSQLite", "AIBudsLogStore", "AIBudsJournal", "AIBudsCrashReporter", "AIBudsAIDashboard", "AIBudsAIDashboardBridge",
+    "AIBudsSQLite", "AIBudsLogStore", "AIBudsXLFacility", "AIBudsJournal", "AIBudsCrashReporter", "AIBudsAIDashboard", "AIBudsAIDashboardBridge",
     // Bundles, the emulator and test tools.
     "AIBudsAllInOne", "AIBudsEmulator", "AIBudsTestKit",
 ]
@@ -160,6 +160,8 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "AIBudsSQLite", dependencies: ["AIBudsSync", "CSQLite"]),
         .target(name: "AIBudsLogStore", dependencies: ["AIBudsSync", "AIBudsLog", "AIBudsSQLite", "AIBudsFiles"]),
+        // The vendor's production log plugin over the store.
+        .target(name: "AIBudsXLFacility", dependencies: ["AIBudsSync", "AIBudsLog", "AIBudsLogStore"]),
         .target(name: "AIBudsJournal", dependencies: ["AIBudsSync", "AIBudsLog", "CSystemd"]),
         // The fatal-signal handler, in C: only async-signal-safe calls, no Swift runtime in a handler.
         .target(name: "CCrashHandler"),
@@ -175,6 +177,8 @@ let package = Package(
         // Bundles, the emulator and test tools.
         .target(name: "AIBudsAllInOne", dependencies: [
             "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsStabilization", "AIBudsBlueZ", "AIBudsImport",
+            "AIBudsLog", "AIBudsXLFacility", "AIBudsJournal", "AIBudsCrashReporter",
+            "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOfflineAI", "AIBudsOpenAI",
         ]),
         .target(name: "AIBudsEmulator", dependencies: [
             "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsHTTPServer", "AIBudsDigest", "AIBudsCBOR", "AIBudsHTTPWire", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",

@@ -30,6 +30,11 @@ public final class FanOutLogService: LogService {
         state.withLock { $0.destinations.append(destination) }
     }
 
+    /// Replaces every destination with `destinations` at once.
+    public func replaceDestinations(_ destinations: [any LogDestination]) {
+        state.withLock { $0.destinations = destinations }
+    }
+
     /// Drops every destination, so records go nowhere until one is added.
     public func removeAllDestinations() {
         state.withLock { $0.destinations.removeAll() }

@@ -15,7 +15,7 @@ enum DeviceCommandSupport {
         configuration.commandTimeoutInSeconds = 3
         configuration.shouldAutoReconnectWhenAppLaunch = false
         configuration.reconnectPolicy = .never
-        AIBudsAllInOne.initialize(configuration: configuration)
+        AIBudsAllInOne.initialize(configuration: configuration, options: .devicesOnly)
     }
 
     /// Writes `value` as pretty JSON to stdout.
