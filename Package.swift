@@ -283,6 +283,9 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsSQLiteTests", dependencies: ["AIBudsSQLite"]),
         .testTarget(name: "AIBudsJournalTests", dependencies: ["AIBudsJournal", "AIBudsLog", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsXLFacilityTests", dependencies: [
+            "AIBudsLog", "AIBudsLogStore", "AIBudsSQLite", "AIBudsXLFacility", "AIBudsTestKit",
+        ]),
         .testTarget(name: "AIBudsLogStoreTests", dependencies: [
             "AIBudsLog", "AIBudsLogStore", "AIBudsSQLite", "AIBudsTestKit",
         ]),

@@ -47,3 +47,18 @@ for name in IMG_1.jpg IMG_2.jpg VID_1.mp4; do
   grep -q "^Downloaded $name$" "$work/example.log" || fail "no 'Downloaded $name'"
 done
 echo "example: the vendor's import example imported 3 of 3 files from the emulator"
+
+# The Swift 5 app: XLFacility through AIBudsLogSDK, AIBudsAllInOne.initialize, the AI side offline.
+allinone=$(swift build --package-path Examples/ImportMedia --show-bin-path)/AllInOneOffline
+env -u AIBUDS_AI_BASE_URL -u AIBUDS_AI_CHAT_URL -u AIBUDS_AI_TRANSCRIBE_URL -u AIBUDS_AI_SPEECH_URL \
+  HOME=$work timeout 120 "$allinone" "$work/state" > "$work/allinone.log" 2>&1 || { cat "$work/allinone.log" >&2; exit 1; }
+check() { grep -qx "$1" "$work/allinone.log" || { echo "AllInOneOffline: no line '$1'" >&2; cat "$work/allinone.log" >&2; exit 1; }; }
+check "initialized: true"
+check "AI providers: offline"
+check "translation: buenos días"
+check "sdk initialized logged: true"
+grep -q "^starBurst: .*no AIConnectSDK plugin is registered for vendor starBurst: StarBurst AI (ByteDance) publishes no API" "$work/allinone.log" \
+  || { echo "AllInOneOffline: no clear error for StarBurst without its plugin" >&2; cat "$work/allinone.log" >&2; exit 1; }
+grep -q "^summary: .*weather" "$work/allinone.log" || { echo "AllInOneOffline: no summary" >&2; exit 1; }
+[ -d "$work/state/crashes" ] && [ -f "$work/state/logs.sqlite" ] || { echo "AllInOneOffline: no crash folder or log store" >&2; exit 1; }
+echo "example: AllInOneOffline (Swift 5) initialized everything, logged to XLFacility and used the AI side offline"

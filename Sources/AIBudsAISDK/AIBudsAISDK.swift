@@ -92,9 +92,22 @@ public enum AIBudsAISDK {
             throw AIError(.noProviderSelected, "no AI provider selected: call setAIServiceVendor(_:) or setAIProvider(named:)")
         }
         guard let plugin = s.plugins.first(where: { $0.vendor == s.vendor }) else {
-            throw AIError(.providerUnavailable, "no AIConnectSDK plugin is registered for vendor \(s.vendor)")
+            throw AIError(.providerUnavailable, Self.missingVendorPlugin(s.vendor))
         }
         return plugin
+    }
+
+    /// Why a vendor's calls cannot run without its plugin, and what an app does about it.
+    static func missingVendorPlugin(_ vendor: AIServiceVendor) -> String {
+        let who: String
+        switch vendor {
+        case .starBurst: who = "StarBurst AI (ByteDance)"
+        case .mltcloud: who = "MltCloud AI (Meilc)"
+        default: who = "\(vendor)"
+        }
+        return "no AIConnectSDK plugin is registered for vendor \(vendor): \(who) publishes no API this SDK can implement, "
+            + "so its calls need the vendor's own plugin (an AIConnectSDK whose vendor is .\(vendor), loaded with "
+            + "AIBudsAISDK.initialize(aiSDKs:)); setAIProvider(named: \"offline\") or \"openai\" selects one of this SDK's providers"
     }
 
     /// The selected plugin, authorized and checked for `needed`.

@@ -63,6 +63,11 @@ public enum AIBudsLogSDK {
         plugins.withLock { $0.osLogger = plugin }
     }
 
+    /// Forgets the registered plugins (tests).
+    package static func resetPluginsForTesting() {
+        plugins.withLock { $0 = Plugins() }
+    }
+
     /// Makes ``logService`` write to exactly `outputs` from now on, recording `minimumLevel` and
     /// above. Throws, changing nothing, when an output's plugin is missing.
     public static func configure(outputs: [LogOutput], minimumLevel: LogLevel = .info) throws {
