@@ -49,11 +49,23 @@ public typealias AIBudsMediaFileImportSingleTransferCompletionHandler =
 /// Called when the transfer speed changes, in bytes per second.
 public typealias AIBudsMediaFileImportTransferSpeedHandler = @Sendable (_ speed: UInt64) -> Void
 
-/// Called when the batch position changes: the zero-based index of the current file and the count.
+/// Called as each file of the batch starts: its zero-based index in the selection and the count.
+///
+/// Each file that starts is reported once, in increasing index order (files found already
+/// imported included), so `index + 1` of `total` counts files begun; after a cancellation the
+/// files left out are not reported. Several files transfer at once (six by
+/// default, `MediaImportOptions.maximumConcurrentTransfers`), so the file just announced is the
+/// newest of those in flight, not the only one: where a one-at-a-time import reports file 2 when
+/// file 1 is done, this one reports files 1 to 6 within moments, then file 7 as the first ends.
+/// Per-file progress comes from the single-transfer handlers; set the maximum to 1 for the
+/// one-at-a-time sequence.
 public typealias AIBudsMediaFileImportTransferBatchProgressHandler =
     @Sendable (_ fileIndex: Int, _ totalFileCount: Int) -> Void
 
-/// Called when the video stabilization phase begins.
+/// Called when the video stabilization phase begins: once per import, after every transfer has
+/// ended, and only when at least one imported video goes to the stabilization plugin (a video with
+/// six-axis data while a plugin is registered and stabilization is on). When none does, neither
+/// this nor the phase's finish handler is called; each file's `stabilizationStatus` says why.
 public typealias AIBudsVideoStabilizationPhaseBeginHandler = @Sendable () -> Void
 
 /// Called with the stabilization progress of one video, 0.0 through 1.0.
@@ -68,7 +80,12 @@ public typealias AIBudsVideoStabilizationSingleFileCompletionHandler =
 public typealias AIBudsVideoStabilizationBatchProgressHandler =
     @Sendable (_ fileIndex: Int, _ totalFileCount: Int) -> Void
 
-/// Called when the video stabilization phase finishes.
+/// Called when the video stabilization phase finishes, always after its begin handler (never
+/// without it), also when the import is cancelled during the phase; the import's completion
+/// follows. Cancelled during the phase, the import completes with `success` false and error 6100
+/// (`importFilesCanceled`): its imported files are in the completion, the video being stabilized
+/// with `stabilizationStatus` `.failed` and the ones after it `.pending`, each original file
+/// kept.
 public typealias AIBudsVideoStabilizationPhaseFinishHandler = @Sendable () -> Void
 
 /// Called once when the import completes, with the successfully imported files.

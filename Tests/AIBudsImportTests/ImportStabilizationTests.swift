@@ -154,6 +154,10 @@ extension SDKTests {
             #expect(cancel.names == ["cancel(true, nil)"])
             try await Task.sleep(for: .milliseconds(100))
             #expect(recorder.calls.names.filter { $0.hasPrefix("completion") } == ["completion(false, 4)"])
+            // The phase ends as it began, its finish before the import's completion.
+            let names = recorder.calls.names
+            #expect(names.filter { $0 == "stabilizationBegin" }.count == 1 && names.filter { $0 == "stabilizationFinish" }.count == 1)
+            #expect(names.firstIndex(of: "stabilizationFinish")! < names.firstIndex { $0.hasPrefix("completion") }!)
             #expect(status(recorder, "VID_1.mp4")?.stabilizationStatus == .failed)
             #expect(status(recorder, "VID_2.mp4")?.stabilizationStatus == .pending)
             #expect(status(recorder, "IMG_1.jpg")?.stabilizationStatus == .skipped)

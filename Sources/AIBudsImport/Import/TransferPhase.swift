@@ -160,10 +160,12 @@ struct TransferPhase: Sendable {
         hashes: HashPrefetcher?, folder: String, reservations: LocalNameReservations, ledger: LedgerWriter?, state: BatchState,
         emit: @escaping @Sendable (MediaImportEvent) -> Void
     ) -> DownloadRequest? {
-        guard state.mayStart else { return nil }
+        let starts = state.mayStart
+        // Workers take files side by side: the batch position goes out in index order all the same.
+        state.settleAnnouncement(index, started: starts && options.reportsProgress) { emit(.batchProgress(index: $0, total: files.count)) }
+        guard starts else { return nil }
         let file = files[index]
         if options.reportsProgress {
-            emit(.batchProgress(index: index, total: files.count))
             emit(.fileStarted(file, taskID: taskID(index)))
         }
         func fail(_ error: AIBudsError) -> DownloadRequest? {
@@ -369,6 +371,9 @@ private final class BatchState: Sendable {
         var verified: [Bool]
         var cancelled = false
         var abortReason: AIBudsError?
+        /// The next file whose start the batch position announces, and the files taken after it.
+        var nextAnnouncement = 0
+        var taken: [Int: Bool] = [:]
     }
 
     private let state: Locked<State>
@@ -379,6 +384,19 @@ private final class BatchState: Sendable {
             transferred: Array(repeating: 0, count: count), sizes: Array(repeating: 0, count: count),
             unreported: Array(repeating: 0, count: count),
             lastChunkEvent: Array(repeating: nil, count: count), verified: Array(repeating: false, count: count)))
+    }
+
+    /// Records that a worker took file `index` (`started`: it starts, else it is left out) and
+    /// calls `announce`, under the lock so that the order holds across workers, with every started
+    /// file from the next one due, in index order, as far as the files taken reach.
+    func settleAnnouncement(_ index: Int, started: Bool, _ announce: (Int) -> Void) {
+        state.withLock { state in
+            state.taken[index] = started
+            while let starts = state.taken.removeValue(forKey: state.nextAnnouncement) {
+                if starts { announce(state.nextAnnouncement) }
+                state.nextAnnouncement += 1
+            }
+        }
     }
 
     /// Whether another file may start (not cancelled, no batch-ending failure).
