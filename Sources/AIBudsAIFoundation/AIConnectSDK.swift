@@ -28,6 +28,33 @@ public struct AICapabilities: OptionSet, Sendable, Hashable {
 /// ``vendor`` and is chosen by `setAIServiceVendor(_:)`; the project's own providers return `.none`
 /// and are chosen by name (`AIBudsAISDK.setAIProvider(named:)`). Every call is `async` and may be
 /// called from any task; a call the provider does not offer throws `AIError(.capabilityUnsupported)`.
+///
+/// A vendor's plugin (StarBurst and MltCloud publish no API this SDK could call, so theirs is
+/// theirs to write) declares what it offers and implements those calls; the rest keep the
+/// defaults, which throw `capabilityUnsupported`:
+///
+/// ```swift
+/// final class StarBurstPlugin: AIConnectSDK {
+///     let providerName = "starburst"
+///     let vendor = AIServiceVendor.starBurst
+///     let capabilities: AICapabilities = [.chat, .translation]
+///     func authorize(userId: String?, params: AIAuthParams?) async throws {
+///         // exchange params?.starburst?.productId for the vendor's session
+///     }
+///     func streamChat(_ messages: [AIChatMessage], options: AIChatOptions) -> AsyncThrowingStream<String, any Error> {
+///         // the vendor's streamed reply, one piece at a time
+///     }
+///     func translate(_ text: String, from source: String, to target: String) async throws -> String {
+///         // the vendor's translation
+///     }
+/// }
+/// try AIBudsAISDK.initialize(aiSDKs: [StarBurstPlugin()])
+/// AIBudsAISDK.setAIServiceVendor(.starBurst)
+/// ```
+///
+/// Errors a plugin throws reach the app as they are when they are `AIError`s; give the vendor's
+/// own failures an `AIError` code (`serverError` with the vendor's message, say) so that apps
+/// see one error domain.
 public protocol AIConnectSDK: AnyObject, Sendable {
     /// The provider's short name, unique among registered plugins (`openai`, `offline`, ...).
     var providerName: String { get }

@@ -165,7 +165,7 @@ public enum NavigationManeuver: String, Sendable, Codable, Hashable, CaseIterabl
     case uTurnLeft
     /// Turn back, turning right.
     case uTurnRight
-    /// Enter the roundabout.
+    /// Drive into the roundabout (its exit follows as ``roundaboutExit``).
     case roundaboutEnter
     /// Leave the roundabout.
     case roundaboutExit
