@@ -136,9 +136,22 @@ public struct NavigationInstruction: Sendable, Codable, Hashable {
     }
 }
 
+/// A set of names sent as text on the wire, with a case for the names a newer device may send.
+public protocol WireNamed: RawRepresentable<String> {
+    /// The case of a name this SDK does not know; never sent.
+    static var unknown: Self { get }
+}
+
+extension WireNamed {
+    /// The case named `name` on the wire; ``unknown`` for a name this SDK does not know.
+    public init(wireName name: String) {
+        self = Self(rawValue: name) ?? .unknown
+    }
+}
+
 /// The maneuvers a navigation instruction shows; the raw value is the wire's name
 /// (docs/protocol.md, `navigation.show`).
-public enum NavigationManeuver: String, Sendable, Codable, Hashable, CaseIterable {
+public enum NavigationManeuver: String, Sendable, Codable, Hashable, CaseIterable, WireNamed {
     /// A name this SDK does not know (a newer device's); never sent.
     case unknown
     /// Start of the route.
@@ -179,15 +192,10 @@ public enum NavigationManeuver: String, Sendable, Codable, Hashable, CaseIterabl
     case ferry
     /// The destination is reached.
     case arrive
-
-    /// The maneuver named `name` on the wire; ``unknown`` for a name this SDK does not know.
-    public init(wireName name: String) {
-        self = NavigationManeuver(rawValue: name) ?? .unknown
-    }
 }
 
 /// What a navigation alert warns of; the raw value is the wire's name (`navigation.alert`).
-public enum NavigationAlertKind: String, Sendable, Codable, Hashable, CaseIterable {
+public enum NavigationAlertKind: String, Sendable, Codable, Hashable, CaseIterable, WireNamed {
     /// A name this SDK does not know (a newer device's); never sent.
     case unknown
     /// A speed camera ahead.
@@ -208,11 +216,6 @@ public enum NavigationAlertKind: String, Sendable, Codable, Hashable, CaseIterab
     case rerouting
     /// The destination is near.
     case arrivingSoon
-
-    /// The alert named `name` on the wire; ``unknown`` for a name this SDK does not know.
-    public init(wireName name: String) {
-        self = NavigationAlertKind(rawValue: name) ?? .unknown
-    }
 }
 
 /// A navigation alert on the device's display: what it warns of and, when it has a place, how far

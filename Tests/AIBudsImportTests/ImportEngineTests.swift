@@ -1,6 +1,7 @@
 import AIBudsDigest
 import AIBudsFoundation
 import AIBudsTestKit
+import AIBudsSMP
 import AIBudsWire
 import Foundation
 import Testing
@@ -172,6 +173,29 @@ extension SDKTests {
             await fixture.shutdown()
         }
 
+        /// Connects to `fixture`'s device, fetches and imports everything until the first 512 KiB
+        /// (the fixture's `http-stall` holds the transfer there).
+        private func importUntilTheStall(_ fixture: ImportEmulatorFixture) async throws -> (SMPGlassesDevice, MediaImportEngine, Task<ImportRun, Never>) {
+            let device = try await fixture.connect()
+            let engine = MediaImportEngine(channel: device, stabilization: VideoStabilizationRegistry())
+            let (_, models) = try await fetchAll(engine)
+            let progress = ByteProgress()
+            let options = MediaImportOptions(destination: fixture.destination())
+            let collector = Task { await ImportRun.collect(engine.importEvents(models, options: options), progress: progress) }
+            try await eventually("progress.bytes >= 1 << 19") { progress.bytes >= 1 << 19 }
+            return (device, engine, collector)
+        }
+
+        /// Cancels through the vendor's callback form; returns `cancel(success, status code)`.
+        private func cancelThroughTheCallback(_ engine: MediaImportEngine) async throws -> String {
+            let cancel = CallRecorder()
+            engine.cancelMediaFileImport { success, status, error in
+                cancel.complete("cancel(\(success), \(status.map { "\($0)" } ?? "nil"))", error)
+            }
+            #expect(try await cancel.waitForAnyCompletion() == nil)
+            return cancel.names.joined()
+        }
+
         @Test func theDevicesRefusalsReachTheAppWithTheirCodes() async throws {
             // The emulator refuses Media `delete` and `delete all` as busy (rc 5), and Hotspot
             // `cancel transfer` as bad state (rc 7).
@@ -180,9 +204,6 @@ extension SDKTests {
                 faults: ["refuse=65/1:5,refuse=65/2:5", "refuse=66/4:7", "http-stall=524288:20000"])
             defer { fixture.stop() }
             let device = try await fixture.connect()
-            let engine = MediaImportEngine(channel: device, stabilization: VideoStabilizationRegistry())
-            let (_, models) = try await fetchAll(engine)
-
             let deleted = CallRecorder()
             device.deleteMediaFile("P.jpg") { success, status, error in
                 deleted.complete("delete(\(success), \(status.map { "\($0)" } ?? "nil"))", error)
@@ -198,38 +219,20 @@ extension SDKTests {
 
             // Cancelling in the transfer phase asks the device, which refuses here: the import
             // is cancelled all the same, and the app learns the device's code.
-            let progress = ByteProgress()
-            let collector = Task { await ImportRun.collect(engine.importEvents(models, options: MediaImportOptions(destination: fixture.destination())), progress: progress) }
-            try await eventually("progress.bytes >= 1 << 19") { progress.bytes >= 1 << 19 }
-            let cancel = CallRecorder()
-            engine.cancelMediaFileImport { success, status, error in
-                cancel.complete("cancel(\(success), \(status.map { "\($0)" } ?? "nil"))", error)
-            }
-            #expect(try await cancel.waitForAnyCompletion() == nil)
-            #expect(cancel.names == ["cancel(true, 7)"])
-            let run = await collector.value
-            #expect(run.result.error?.code == .importFilesCanceled)
+            let (_, engine, collector) = try await importUntilTheStall(fixture)
+            #expect(try await cancelThroughTheCallback(engine) == "cancel(true, 7)")
+            #expect((await collector.value).result.error?.code == .importFilesCanceled)
             await fixture.shutdown()
         }
 
         @Test func cancellingDuringTheTransferStopsTheDevicesTransfers() async throws {
             let fixture = try ImportEmulatorFixture([.video("V.mp4", 4_000_000, sixaxis: false)], faults: ["http-stall=524288:20000"])
             defer { fixture.stop() }
-            let device = try await fixture.connect()
-            let engine = MediaImportEngine(channel: device, stabilization: VideoStabilizationRegistry())
-            let (_, models) = try await fetchAll(engine)
-            let progress = ByteProgress()
-            let collector = Task { await ImportRun.collect(engine.importEvents(models, options: MediaImportOptions(destination: fixture.destination())), progress: progress) }
-            try await eventually("progress.bytes >= 1 << 19") { progress.bytes >= 1 << 19 }
+            let (device, engine, collector) = try await importUntilTheStall(fixture)
             let started = ContinuousClock.now
-            let cancel = CallRecorder()
-            engine.cancelMediaFileImport { success, status, error in
-                cancel.complete("cancel(\(success), \(status.map { "\($0)" } ?? "nil"))", error)
-            }
-            #expect(try await cancel.waitForAnyCompletion() == nil)
             // The device ended the stalled response at once (20 s of stall left), said 0, and
             // stays in transfer mode for the next import.
-            #expect(cancel.names == ["cancel(true, 0)"])
+            #expect(try await cancelThroughTheCallback(engine) == "cancel(true, 0)")
             #expect(ContinuousClock.now - started < .seconds(10))
             #expect((await collector.value).result.error?.code == .importFilesCanceled)
             #expect(try await device.requestQueryHotspotStatus().state == .hotspotOpen)
