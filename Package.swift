@@ -300,9 +300,16 @@ let package = Package(
             "AIBudsSync", "AIBudsDigest", "AIBudsCBOR", "AIBudsHTTPWire", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",
             "AIBudsEmulator", "AIBudsLog", "AIBudsTestKit", "AIBudsAudio", "AIBudsProcess",
         ]),
-        .testTarget(name: "AIBudsAITests", dependencies: [
+        .testTarget(name: "AIBudsAITests", dependencies: ["AIBudsAudio", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsAISDKTests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
-            "AIBudsOfflineAI", "AIBudsTestKit", "AIBudsLog",
+            "AIBudsOfflineAI", "AIBudsTestKit",
+        ]),
+        .testTarget(name: "AIBudsOpenAITests", dependencies: [
+            "AIBudsAIFoundation", "AIBudsAudio", "AIBudsLog", "AIBudsOpenAI", "AIBudsTestKit",
+        ]),
+        .testTarget(name: "AIBudsOfflineAITests", dependencies: [
+            "AIBudsAIFoundation", "AIBudsAudio", "AIBudsOfflineAI", "AIBudsTestKit",
         ]),
         // The vendor's media import example must compile unchanged in the Swift 5 language mode too.
         .testTarget(

@@ -91,6 +91,8 @@ import Testing
             DeviceEvent(seq: 12, kind: DeviceEventKind.mediaChanged, value: ["generation": 9, "types": [1, 3]]),
         ])))
         seen.insert(try check(DeviceFactoryResetRequest(), empty))
+        seen.insert(try check(DeviceFormatStorageRequest(), DeviceFormatStorageResponse(deleted: 5)))
+        seen.insert(try check(HotspotCancelTransferRequest(), empty))
         seen.insert(try check(DevicePowerOffRequest(), empty))
         seen.insert(try check(DeviceFindRequest(on: true), empty))
         seen.insert(try check(DeviceSettingReadRequest(name: DeviceSettingName.anc),
@@ -142,7 +144,7 @@ import Testing
         seen.insert(try check(LiveStateRequest(), live))
 
         #expect(seen == Set(SMPMessageCatalog.all.map { ObjectIdentifier($0) }))
-        #expect(SMPMessageCatalog.all.count == 64)
+        #expect(SMPMessageCatalog.all.count == 66)
     }
 
     @Test func encodedBytesMatchHandCheckedCBOR() throws {
@@ -217,6 +219,7 @@ import Testing
         #expect(SMPMessageCatalog.requestType(group: 1, command: 2, operation: .write) == nil)       // image `file`: not offered
         #expect(SMPMessageCatalog.requestType(group: 64, command: 11, operation: .write).map(ObjectIdentifier.init) == ObjectIdentifier(DeviceSettingWriteRequest.self))
         #expect(SMPMessageCatalog.requestType(group: 64, command: 12, operation: .read) == nil)     // action is a write
-        #expect(SMPMessageCatalog.requestType(group: 64, command: 13, operation: .write) == nil)
+        #expect(SMPMessageCatalog.requestType(group: 64, command: 13, operation: .write).map(ObjectIdentifier.init) == ObjectIdentifier(DeviceFormatStorageRequest.self))
+        #expect(SMPMessageCatalog.requestType(group: 64, command: 14, operation: .write) == nil)
     }
 }

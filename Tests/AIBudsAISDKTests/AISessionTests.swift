@@ -187,7 +187,7 @@ final class VendorPlugin: AIConnectSDK {
     }
 
     @Test(localAIServersEnabled) func aChatFromAFileIsHeardAnsweredAndSpokenByTheLocalServers() async throws {
-        let configuration = try await LocalAIServers.configuration()
+        let configuration = OpenAICompatibleConfiguration.fromEnvironment(try await LocalAIServers.environment())
         AIBudsAISDK.reset()
         defer { AIBudsAISDK.reset() }
         try AIBudsAISDK.initialize(aiSDKs: [OpenAICompatibleProvider(configuration: configuration), OfflineAIProvider()])

@@ -9,7 +9,7 @@ import Testing
 /// faster-whisper-server (Whisper tiny.en) and Piper, started once by scripts/ai-servers.sh.
 @Suite(localAIServersEnabled, .timeLimit(.minutes(10))) struct OpenAIProviderTests {
     private func provider() async throws -> OpenAICompatibleProvider {
-        OpenAICompatibleProvider(configuration: try await LocalAIServers.configuration())
+        OpenAICompatibleProvider(configuration: OpenAICompatibleConfiguration.fromEnvironment(try await LocalAIServers.environment()))
     }
 
     @Test func whisperTranscribesSpeech() async throws {
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func serverAndTransportFailuresAreTyped() async throws {
-        let configuration = try await LocalAIServers.configuration()
+        let configuration = OpenAICompatibleConfiguration.fromEnvironment(try await LocalAIServers.environment())
         var wrongPath = configuration
         wrongPath.speechBaseURL = (configuration.speechBaseURL ?? "") + "/nowhere"
         let notFound = await #expect(throws: AIError.self) {
