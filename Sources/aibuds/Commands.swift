@@ -26,6 +26,7 @@ let registeredCommands: [any CLICommand.Type] = [
     FirmwareEraseCommand.self,
     AudioVADCommand.self,
     BenchAudioCommand.self,
+    BenchASRCommand.self,
     BenchAIReplyCommand.self,
     LiveStartCommand.self,
     LiveStopCommand.self,

@@ -1,3 +1,4 @@
+import AIBudsAIFoundation
 import AIBudsAudio
 import AIBudsTestKit
 import Foundation
@@ -5,10 +6,36 @@ import Testing
 
 /// The AI side end to end from a device, as a wearer uses it: `aibuds ai record --device` against
 /// emulated glasses whose microphone plays espeak-ng speech; the audio crosses the control link as
-/// Opus and is transcribed by the offline provider's PocketSphinx, then summarized.
+/// Opus and is transcribed by the offline provider (Moonshine), then summarized.
 @Suite(.timeLimit(.minutes(3))) struct DeviceAIRecordingTests {
     /// The built `aibuds` beside the test bundle.
     static let executable: URL? = builtProduct("aibuds")
+
+    @Test(.enabled(if: executable != nil, "the aibuds executable is not built"))
+    func aSpokenFileIsTranscribedWordForWordAtEveryRate() async throws {
+        // The file path once garbled what the microphone path got right: espeak-ng's own 22,050 Hz,
+        // and the same speech at 16 kHz and 44.1 kHz, each through `aibuds ai transcribe FILE`.
+        let aibuds = try #require(Self.executable)
+        let directory = try makeTemporaryDirectory("ai-transcribe-file")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sentence = "Please remind me to buy green apples and fresh bread tomorrow morning."
+        let native = directory.appendingPathComponent("say.wav")
+        let espeak = try await runProgram(URL(fileURLWithPath: "/usr/bin/espeak-ng"), ["-v", "en-us", "-w", native.path, sentence])
+        try #require(espeak.status == 0)
+        var files = [native]
+        for rate in [16_000, 44_100] {
+            let converted = directory.appendingPathComponent("say-\(rate).wav")
+            let sox = try await runProgram(URL(fileURLWithPath: "/usr/bin/sox"), [native.path, "-r", String(rate), converted.path])
+            try #require(sox.status == 0, "sox: \(sox.err)")
+            files.append(converted)
+        }
+        for file in files {
+            let result = try await runProgram(aibuds, ["ai", "transcribe", file.path, "--provider", "offline"])
+            #expect(result.status == 0, "\(result.err)")
+            let wer = WordErrorRate(reference: sentence, hypothesis: result.out)
+            #expect(wer.rate <= 0.1, "\(file.lastPathComponent): '\(result.out)' (WER \(wer.rate))")
+        }
+    }
 
     @Test(.enabled(if: executable != nil, "the aibuds executable is not built"))
     func aRecordingFromTheGlassesMicrophoneIsTranscribedAndSummarized() async throws {
