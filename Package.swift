@@ -302,6 +302,8 @@ let package = Package(
             "AIBudsSync", "AIBudsDigest", "AIBudsCBOR", "AIBudsHTTPWire", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient",
             "AIBudsEmulator", "AIBudsLog", "AIBudsTestKit", "AIBudsAudio", "AIBudsProcess",
         ]),
+        .testTarget(name: "AIBudsONNXTests", dependencies: ["AIBudsONNX"]),
+        .testTarget(name: "AIBudsAIFoundationTests", dependencies: ["AIBudsAIFoundation"]),
         .testTarget(name: "AIBudsAITests", dependencies: ["AIBudsAIFoundation", "AIBudsAudio", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsAISDKTests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",

@@ -10,7 +10,7 @@ public struct WordErrorRate: Sendable, Equatable {
     public var deletions: Int
     /// Words of the transcript that were not said.
     public var insertions: Int
-    /// Words in the reference.
+    /// How many words the reference has, after normalization: the rate's denominator.
     public var referenceWords: Int
 
     /// The rate: errors over reference words (0 for two empty texts, 1 per word for an empty reference).

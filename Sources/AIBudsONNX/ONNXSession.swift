@@ -22,7 +22,7 @@ public struct ONNXTensor: Sendable, Equatable {
         }
     }
 
-    /// The values.
+    /// The elements, row-major, with their type.
     public var values: Values
     /// The dimensions; their product is the number of values.
     public var shape: [Int64]
