@@ -9,6 +9,9 @@ aibuds=${AIBUDS:-.build/debug/aibuds}
 [ -x "$aibuds" ] || { echo "build aibuds first (swift build)" >&2; exit 1; }
 # A failed build fails the script (an older binary left from an earlier build must not stand in).
 build_log=$(mktemp)
+# SwiftPM keeps the build plan of a package whose path dependency (this one) gained a target: the
+# plan is made again (cheap; nothing is recompiled that is up to date).
+rm -f Examples/ImportMedia/.build/debug.yaml
 if ! swift build --package-path Examples/ImportMedia -Xswiftc -warnings-as-errors > "$build_log" 2>&1; then
   grep -vE "prohibited flag" "$build_log" >&2
   rm -f "$build_log"
