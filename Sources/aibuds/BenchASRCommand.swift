@@ -119,8 +119,9 @@ struct BenchASRCommand: CLICommand {
         } else {
             CLI.say("engine        noise   clips   WER     RTF")
             for row in rows {
-                CLI.say(String(format: "%-13@ %-7@ %5d   %5.1f%%  %.2f", row.engine as NSString, row.noise as NSString, row.clips,
-                               row.wer * 100, row.rtf))
+                let engine = row.engine.padding(toLength: 13, withPad: " ", startingAt: 0)
+                let noise = row.noise.padding(toLength: 7, withPad: " ", startingAt: 0)
+                CLI.say(engine + " " + noise + String(format: " %5d   %5.1f%%  %.2f", row.clips, row.wer * 100, row.rtf))
             }
             CLI.say(String(format: "peak memory %.0f MiB", peak))
         }
