@@ -76,7 +76,7 @@ let package = Package(
         // library, so the device core names them without the audio libraries.
         .target(name: "AIBudsPCM", dependencies: ["AIBudsFiles"]),
         .target(name: "AIBuds", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsNet", "AIBudsPCM",
+            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsFoundation", "AIBudsNet", "AIBudsPCM",
         ]),
         // The media import engine (one device, fleets into folders or object stores, hotspot
         // joining, stabilization's plugin point) above the device core it drives.
@@ -126,7 +126,7 @@ let package = Package(
         // WebRTC's voice activity detector, exported by Debian's libwebrtc-audio-processing.
         .systemLibrary(name: "CWebRTCVAD", providers: [.apt(["libwebrtc-audio-processing-dev"])]),
         // ONNX Runtime's C API, opened at run time from the library onnxruntime's Python wheel ships.
-        .target(name: "AIBudsONNX", dependencies: ["AIBudsSync"]),
+        .target(name: "AIBudsONNX", dependencies: ["AIBudsSync", "AIBudsFiles"]),
         .target(name: "AIBudsAudio", dependencies: ["AIBudsPCM", "AIBudsONNX", "COpus", "COggOpus", "CSoxr", "CPulseSimple", "CWebRTCVAD"]),
 
         // The AI side: its vocabulary and provider protocol, the SDK core, and its providers.
@@ -178,7 +178,7 @@ let package = Package(
 
         // Bundles, the emulator and test tools.
         .target(name: "AIBudsAllInOne", dependencies: [
-            "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsStabilization", "AIBudsBlueZ", "AIBudsImport",
+            "AIBuds", "AIBudsFiles", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsStabilization", "AIBudsBlueZ", "AIBudsImport",
             "AIBudsLog", "AIBudsXLFacility", "AIBudsJournal", "AIBudsCrashReporter",
             "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOfflineAI", "AIBudsOpenAI",
         ]),
@@ -263,7 +263,7 @@ let package = Package(
         .testTarget(name: "AIBudsS3Tests", dependencies: ["AIBudsS3", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsSMPTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsCBOR", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
-            "AIBudsSMPClient", "AIBuds", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsAudio", "AIBudsEmulator", "AIBudsAllInOne",
+            "AIBudsSMPClient", "AIBuds", "AIBudsImport", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsAudio", "AIBudsEmulator", "AIBudsAllInOne",
             "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsBlueZTests", dependencies: [

@@ -2,6 +2,7 @@ import AIBuds
 import AIBudsAIFoundation
 import AIBudsAISDK
 import AIBudsCrashReporter
+import AIBudsFiles
 import AIBudsImport
 import AIBudsBlueZ
 import AIBudsJournal
@@ -41,7 +42,7 @@ public enum AIBudsAllInOne {
         public var xlFacilityPath: String?
         /// Where crash reports are written; nil: no crash reporter. By default
         /// `$XDG_STATE_HOME/aibuds/crashes` (`~/.local/state/aibuds/crashes`).
-        public var crashReportDirectory: URL? = Options.defaultCrashDirectory()
+        public var crashReportDirectory: URL? = XDGFolder.state().appendingPathComponent("crashes", isDirectory: true)
         /// Called with each report left by an earlier crash, at initialization.
         public var crashReportHandler: (@Sendable (URL) -> Void)?
         /// Whether the AI side starts too: the offline provider, selected, and the
@@ -64,13 +65,6 @@ public enum AIBudsAllInOne {
             return options
         }
 
-        static func defaultCrashDirectory(
-            _ environment: [String: String] = ProcessInfo.processInfo.environment
-        ) -> URL {
-            let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-                ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
-            return URL(fileURLWithPath: state + "/aibuds/crashes", isDirectory: true)
-        }
     }
 
     /// Initializes everything in one call, as the vendor's AllInOne does: the log (outputs of

@@ -39,13 +39,7 @@ public final class SQLiteLogStore: LogDestination {
     /// Where apps and `aibuds logs` keep the store by default: `$XDG_STATE_HOME/aibuds/logs.sqlite`,
     /// or `~/.local/state/aibuds/logs.sqlite` when `XDG_STATE_HOME` is unset or not absolute.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base: String
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            base = state
-        } else {
-            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
-        }
-        return base + "/aibuds/logs.sqlite"
+        XDGFolder.state(environment: environment).appendingPathComponent("logs.sqlite").path
     }
 
     /// The store's file.

@@ -1,3 +1,4 @@
+import AIBudsFiles
 import AIBudsSync
 import Foundation
 
@@ -26,7 +27,8 @@ public final class ONNXRuntime: Sendable {
 
     private static let loaded = Locked<Result<ONNXRuntime, ONNXRuntimeError>?>(nil)
 
-    /// The process's runtime, loading the library from ``locateLibrary(environment:)`` on first use.
+    /// The process's runtime, loading the library from ``locateLibrary(environment:)`` on first use
+    /// (a failure is kept: install the library before the process starts).
     public static func shared() throws -> ONNXRuntime {
         try loaded.withLock { loaded in
             if loaded == nil {
@@ -60,8 +62,7 @@ public final class ONNXRuntime: Sendable {
         let fm = FileManager.default
         var venvs: [URL] = []
         if let venv = environment["AIBUDS_VAD_VENV"], !venv.isEmpty { venvs.append(URL(fileURLWithPath: venv)) }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? fm.homeDirectoryForCurrentUser
-        let cache = home.appendingPathComponent(".cache/aibuds")
+        let cache = XDGFolder.cache(environment: environment)
         let names = ((try? fm.contentsOfDirectory(atPath: cache.path)) ?? []).filter { $0.hasPrefix("vad-venv-") }.sorted()
         venvs += names.reversed().map { cache.appendingPathComponent($0) }
         return venvs.flatMap { venv -> [URL] in

@@ -27,9 +27,8 @@ public final class MoonshineRecognizer: Sendable {
     /// The folder of the model's three files: `$AIBUDS_MOONSHINE_MODEL`, else
     /// `~/.cache/aibuds/moonshine-base-en-0.1.4` as `scripts/asr-model.sh` leaves it.
     public static func locateModel(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
         let folder = environment["AIBUDS_MOONSHINE_MODEL"].map { URL(fileURLWithPath: $0) }
-            ?? home.appendingPathComponent(".cache/aibuds/moonshine-base-en-0.1.4")
+            ?? XDGFolder.cache(environment: environment).appendingPathComponent("moonshine-base-en-0.1.4")
         for file in ["encoder_model.ort", "decoder_model_merged.ort", "tokenizer.bin"]
         where !FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path) {
             throw AIError(.engineFailed, "the Moonshine model is not installed: no \(file) in \(folder.path) (run scripts/asr-model.sh)")

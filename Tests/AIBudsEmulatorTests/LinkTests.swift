@@ -46,8 +46,14 @@ import Testing
                                                firstByteDelay: .milliseconds(7), failNextRequests: 2))
         #expect(try FaultConfiguration.parse(["delay=10"]).delayProbability == 1)
         #expect(try FaultConfiguration.parse([]) == FaultConfiguration())
+        // `refuse` accumulates across items and specs.
+        #expect(try FaultConfiguration.parse(["refuse=65/1:5,refuse=66/4:7", "refuse=64/13:8"]).refusals == [
+            .init(group: 65, command: 1, code: .busy), .init(group: 66, command: 4, code: .badState),
+            .init(group: 64, command: 13, code: .noSpace),
+        ])
         for bad in ["lose", "lose=2", "lose=-0.1", "lose=x", "jitter=3", "delay=1:2", "http-stall=5", "seed=-1",
-                    "slow-hotspot=9999999999", "http-fail=-1"] {
+                    "slow-hotspot=9999999999", "http-fail=-1",
+                    "refuse=8/0:5", "refuse=65/1:0", "refuse=65/1:9", "refuse=65:5", "refuse=65/256:5", "refuse=65/1", "refuse=/:"] {
             let error = try #require(throws: EmulatorError.self) { try FaultConfiguration.parse([bad]) }
             #expect(error.code == .invalidConfiguration)
         }

@@ -2,6 +2,7 @@
 import AIBudsCBOR
 import AIBudsEmulator
 import AIBudsFoundation
+import AIBudsImport
 import AIBudsLog
 import AIBudsSMP
 import AIBudsSync
@@ -134,7 +135,7 @@ extension SDKTests {
 
         @Test func formattingEmptiesTheMediaStorageAndIsRefusedWhileBusy() async throws {
             defer { fixture.remove() }
-            let running = try fixture.start(.glasses, name: "Fmt Glasses")
+            let running = try fixture.start(.glasses, name: "Fmt Glasses", faults: ["http-stall=262144:30000"])
             defer { running.stop() }
             let device = try await fixture.device(named: "Fmt Glasses")
             try await device.connectAndWait(ConnectParams())
@@ -152,14 +153,24 @@ extension SDKTests {
             let recorded = try await info.requestQueryMediaCountInfo()
             #expect(recorded.videoCount.intValue == before.videoCount.intValue + 1)
 
-            // An import of this SDK in progress is refused by the SDK itself.
+            // An import of this SDK in progress (held by the stall) is refused by the SDK itself;
+            // nothing is deleted.
             let glasses = try #require(device as? SMPGlassesDevice)
-            _ = try await glasses.mediaImport.fetchMediaFiles()
+            let models = try await glasses.mediaImport.fetchMediaFiles()
+            let folder = try makeTemporaryDirectory("format-import")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let events = glasses.mediaImport.importEvents(models, options: MediaImportOptions(destination: folder))
+            let importing = Task { for await _ in events {} }
+            let refused = await #expect(throws: AIBudsError.self) { _ = try await common.formatMediaStorage() }
+            #expect(refused?.code == .deviceBusy && refused?.deviceStatusCode == nil)
+            #expect(try await info.requestQueryMediaCountInfo().videoCount == recorded.videoCount)
+            _ = try await glasses.mediaImport.cancel()
+            await importing.value
             let formatted = CallRecorder()
             common.formatMediaStorage { success, status, error in
                 formatted.complete("format(\(success), \(status.map { "\($0)" } ?? "nil"))", error)
             }
-            // After a fetch (transfer mode, no import running) formatting ends the session first.
+            // With the import cancelled (still in transfer mode) formatting ends the session first.
             #expect(try await formatted.waitForAnyCompletion() == nil)
             #expect(formatted.names == ["format(true, 0)"])
             let after = try await info.requestQueryMediaCountInfo()

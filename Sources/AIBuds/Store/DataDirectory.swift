@@ -1,16 +1,10 @@
+import AIBudsFiles
 import Foundation
 
 /// Where the SDK keeps its files on this host (XDG Base Directory Specification).
 public enum DataDirectory {
     /// `$XDG_DATA_HOME/aibuds`, or `~/.local/share/aibuds` when `XDG_DATA_HOME` is unset or not absolute.
-    public static var aibuds: URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("aibuds")
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/aibuds")
-    }
+    public static var aibuds: URL { XDGFolder.data() }
 
     /// The default stored-devices file, `<data dir>/aibuds/devices.json`.
     public static var storedDevicesFile: URL { aibuds.appendingPathComponent("devices.json") }

@@ -55,7 +55,6 @@ struct MediaImportRun: Sendable {
         var bytesFetched: [MediaFileName: UInt64] = [:]
         var sixAxisData: [MediaFileName: URL] = [:]
         var hotspotLost = false
-        var notStarted: [MediaFileInfoModel] = []
         for (file, outcome) in zip(transfer.files, outcomes) {
             // Keyed by exact name: `String` would take an NFD twin for its NFC one.
             let key = MediaFileName(file.fileName)
@@ -70,17 +69,8 @@ struct MediaImportRun: Sendable {
                 bytesFetched[key] = bytes
                 if error.code == .importFilesFailedDueToDeviceHotspotConnectionLost { hotspotLost = true }
             case .notStarted:
-                notStarted.append(file)
+                break
             }
-        }
-        // Files the batch never reached because it ended early (the hotspot went, say) are
-        // failures too, with the reason it ended; after a cancellation they stay unreported
-        // (the import's 6100 covers them).
-        if !Task.isCancelled, !notStarted.isEmpty {
-            let reason = failures.first?.error ?? AIBudsError(.fileImportFailed, "the batch ended before these files started")
-            let error = AIBudsError(reason.code, "not started: the batch ended first (\(reason.message))", underlying: reason,
-                                    deviceStatusCode: reason.deviceStatusCode)
-            failures += notStarted.map { MediaImportFailure(mediaFile: $0, error: error) }
         }
 
         if transfer.options.deletesVerifiedFilesFromDevice, !Task.isCancelled {

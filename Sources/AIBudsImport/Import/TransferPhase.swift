@@ -475,13 +475,17 @@ private final class BatchState: Sendable {
         }
     }
 
-    /// Every outcome; files never started because the hotspot connection was lost fail with that reason.
+    /// Every outcome. Unless the import was cancelled, a file never started is a failure: with the
+    /// reason the batch ended (the hotspot connection lost, say), or, when the download engine left
+    /// it out for a reason of its own, with that said.
     func outcomes() -> [TransferOutcome] {
         state.withLock { state in
-            guard let reason = state.abortReason, !state.cancelled else { return state.outcomes }
+            guard !state.cancelled else { return state.outcomes }
+            let reason = state.abortReason ?? AIBudsError(.fileImportFailed, "the batch ended before this file started")
             return state.outcomes.map { outcome in
                 guard case .notStarted = outcome else { return outcome }
-                return .failed(AIBudsError(reason.code, "not started: \(reason.message)", underlying: reason), bytesFetched: 0)
+                return .failed(AIBudsError(reason.code, "not started: \(reason.message)", underlying: reason,
+                                           deviceStatusCode: reason.deviceStatusCode), bytesFetched: 0)
             }
         }
     }

@@ -99,7 +99,7 @@ extension SMPDevice {
     /// Shows an instruction (maneuver, distance, street).
     public func sendNavigationInstruction(_ instruction: NavigationInstruction) async throws {
         let args = NavigationSetting(
-            maneuver: try Self.wireName(instruction.maneuver), distance: try Self.nonNegative(instruction.distanceInMeters, "a distance"),
+            maneuver: try Self.wireName(instruction.maneuver, "a maneuver"), distance: try Self.nonNegative(instruction.distanceInMeters, "a distance"),
             street: instruction.text)
         try await act(DeviceActionName.navigationShow, .navigation, args)
     }
@@ -115,18 +115,16 @@ extension SMPDevice {
     /// Shows an alert (what it warns of, how far ahead); it stays until the next alert or the end
     /// of navigation.
     public func sendNavigationAlert(_ alert: NavigationAlert) async throws {
-        guard alert.kind != .unknown else {
-            throw AIBudsError(.operationFailedDueToWrongParameters, "an alert of kind unknown cannot be sent")
-        }
         let args = NavigationAlertSetting(
-            kind: alert.kind.rawValue, distance: try alert.distanceInMeters.map { try Self.nonNegative($0, "a distance") })
+            kind: try Self.wireName(alert.kind, "an alert"), distance: try alert.distanceInMeters.map { try Self.nonNegative($0, "a distance") })
         try await act(DeviceActionName.navigationAlert, .navigation, args)
     }
 
-    private static func wireName(_ maneuver: NavigationManeuver) throws -> String {
-        guard maneuver != .unknown else {
-            throw AIBudsError(.operationFailedDueToWrongParameters, "a maneuver of kind unknown cannot be sent")
+    /// The wire name of `value`; `.unknown` (a name only a newer device knows) cannot be sent.
+    private static func wireName<Name: WireNamed & Equatable>(_ value: Name, _ what: String) throws -> String {
+        guard value != .unknown else {
+            throw AIBudsError(.operationFailedDueToWrongParameters, "\(what) of kind unknown cannot be sent")
         }
-        return maneuver.rawValue
+        return value.rawValue
     }
 }
