@@ -135,7 +135,7 @@ extension SDKTests {
 
         @Test func formattingEmptiesTheMediaStorageAndIsRefusedWhileBusy() async throws {
             defer { fixture.remove() }
-            let running = try fixture.start(.glasses, name: "Fmt Glasses", faults: ["http-stall=262144:30000"])
+            let running = try fixture.start(.glasses, name: "Fmt Glasses", faults: ["slow-hotspot=20000"])
             defer { running.stop() }
             let device = try await fixture.device(named: "Fmt Glasses")
             try await device.connectAndWait(ConnectParams())
@@ -153,25 +153,24 @@ extension SDKTests {
             let recorded = try await info.requestQueryMediaCountInfo()
             #expect(recorded.videoCount.intValue == before.videoCount.intValue + 1)
 
-            // An import of this SDK in progress (held by the stall) is refused by the SDK itself;
-            // nothing is deleted.
+            // A fetch of this SDK in progress (the hotspot opens only after 20 s) is refused by the
+            // SDK itself; nothing is deleted.
             let glasses = try #require(device as? SMPGlassesDevice)
-            let models = try await glasses.mediaImport.fetchMediaFiles()
-            let folder = try makeTemporaryDirectory("format-import")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let events = glasses.mediaImport.importEvents(models, options: MediaImportOptions(destination: folder))
-            let importing = Task { for await _ in events {} }
+            let fetch = glasses.mediaImport.fetchEvents()
+            let fetching = Task { do { for try await _ in fetch {} } catch {} }
             let refused = await #expect(throws: AIBudsError.self) { _ = try await common.formatMediaStorage() }
             #expect(refused?.code == .deviceBusy && refused?.deviceStatusCode == nil)
             #expect(try await info.requestQueryMediaCountInfo().videoCount == recorded.videoCount)
             _ = try await glasses.mediaImport.cancel()
-            await importing.value
+            await fetching.value
             let formatted = CallRecorder()
             common.formatMediaStorage { success, status, error in
                 formatted.complete("format(\(success), \(status.map { "\($0)" } ?? "nil"))", error)
             }
-            // With the import cancelled (still in transfer mode) formatting ends the session first.
-            #expect(try await formatted.waitForAnyCompletion() == nil)
+            // With the fetch cancelled (the device still entering transfer mode) formatting ends
+            // the session first.
+            let failure = try await formatted.waitForAnyCompletion()
+            #expect(failure == nil, "\(String(describing: failure))")
             #expect(formatted.names == ["format(true, 0)"])
             let after = try await info.requestQueryMediaCountInfo()
             #expect(after.photoCount.intValue + after.videoCount.intValue + after.audioCount.intValue == 0)
