@@ -8,6 +8,8 @@ public enum AIRecordKind: String, Codable, Hashable, Sendable, CaseIterable {
     case simultaneousInterpretation = "interpretation"
     /// A spoken conversation with an AI assistant.
     case aiConversation = "conversation"
+    /// Streaming speech recognition: what was said, transcribed as it was spoken.
+    case transcription = "transcription"
 }
 
 /// The device a record was made with, as the dashboard shows it.

@@ -25,6 +25,7 @@ enum DashboardPage {
               <option value="ai-recording">AI recording</option>
               <option value="interpretation">interpretation</option>
               <option value="conversation">conversation</option>
+              <option value="transcription">transcription</option>
             </select>
           </label>
           <label>Device <input id="filter-device" name="device" type="search" placeholder="name or id" autocomplete="off"></label>
@@ -115,7 +116,7 @@ enum DashboardPage {
         "use strict";
         // Every text from a record reaches the page through textContent: never as markup.
         const $ = (id) => document.getElementById(id);
-        const kindNames = { "ai-recording": "AI recording", "interpretation": "Interpretation", "conversation": "AI conversation" };
+        const kindNames = { "ai-recording": "AI recording", "interpretation": "Interpretation", "conversation": "AI conversation", "transcription": "Transcription" };
         let currentId = null;
         let refreshTimer = null;
 

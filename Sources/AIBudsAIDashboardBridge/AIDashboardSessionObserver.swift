@@ -84,6 +84,7 @@ public final class AIDashboardSessionObserver: AISessionObserver {
         case .chat: .aiConversation
         case .audioRecording: .aiRecording
         case .simultaneousInterpretation: .simultaneousInterpretation
+        case .streamingASR: .transcription
         }
     }
 
@@ -94,7 +95,7 @@ public final class AIDashboardSessionObserver: AISessionObserver {
         case .speechEnded(let span):
             record.event("speech ended", detail: String(format: "utterance %d, %.2f–%.2f s", span.index, span.start, span.end))
         case .transcript(_, let transcript): record.transcript(transcript.text, language: transcript.language ?? "")
-        case .replyToken: break
+        case .replyToken, .partialTranscript: break
         case .reply(_, let text): record.reply(text)
         case .translatedSegment(_, let source, let translation): record.reply(translation, language: "from: \(source)")
         case .speaking(let utterance): record.event("speaking", detail: "utterance \(utterance)")

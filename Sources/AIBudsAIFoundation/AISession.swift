@@ -1,7 +1,7 @@
 import AIBudsPCM
 import Foundation
 
-/// The three live AI sessions of the glasses.
+/// The live AI sessions of the glasses.
 public enum AISessionKind: String, Sendable, Codable, CaseIterable {
     /// The wearer talks, the assistant answers aloud (`startAIChat`).
     case chat
@@ -9,6 +9,9 @@ public enum AISessionKind: String, Sendable, Codable, CaseIterable {
     case audioRecording
     /// What is heard is translated and spoken in another language (`startSimultaneousInterpretation`).
     case simultaneousInterpretation
+    /// What is heard is transcribed while it is spoken: partial transcripts, then each
+    /// utterance's final one (`startStreamingASR`).
+    case streamingASR
 }
 
 /// The device a session's audio comes from, as the session's observers and records show it.
@@ -44,14 +47,19 @@ public struct AISessionParameters: Sendable, Codable, Equatable {
     public var endOfUtteranceSilence: Double
     /// The longest utterance, in seconds, before it is cut and processed anyway.
     public var maxUtteranceDuration: Double
+    /// How often, in seconds of speech, the utterance being spoken is transcribed again for a
+    /// `partialTranscript` event; nil for none (`startStreamingASR` uses 0.5 when nil). A partial
+    /// is skipped while the previous one is still being transcribed, so a slow engine sends fewer.
+    public var partialResultInterval: Double?
 
     /// English, a brief assistant, the provider's voice, 0.6 s of silence ends an utterance.
     public init(
         language: String = "en", targetLanguage: String? = nil,
         systemPrompt: String = "You are a helpful assistant on smart glasses. Answer in one or two short sentences.",
         voice: String? = nil, chatOptions: AIChatOptions = AIChatOptions(),
-        endOfUtteranceSilence: Double = 0.6, maxUtteranceDuration: Double = 20
+        endOfUtteranceSilence: Double = 0.6, maxUtteranceDuration: Double = 20, partialResultInterval: Double? = nil
     ) {
+        self.partialResultInterval = partialResultInterval
         self.language = language
         self.targetLanguage = targetLanguage
         self.systemPrompt = systemPrompt
@@ -87,7 +95,11 @@ public enum AISessionEvent: Sendable, Equatable {
     case speechStarted(at: Double)
     /// An utterance ended (silence, the length limit, or the end of the source).
     case speechEnded(AIUtteranceSpan)
-    /// An utterance's transcript (a partial result of the whole session's transcript).
+    /// What the utterance being spoken says so far (when the session's
+    /// ``AISessionParameters/partialResultInterval`` is set); its final text comes as `transcript`,
+    /// after which no partial of it follows.
+    case partialTranscript(utterance: Int, text: String)
+    /// An utterance's final transcript (a partial result of the whole session's transcript).
     case transcript(AIUtteranceSpan, AITranscript)
     /// One piece of the assistant's reply as the model produces it.
     case replyToken(utterance: Int, text: String)
@@ -109,7 +121,7 @@ public enum AISessionEvent: Sendable, Equatable {
 
 /// What a session produced, once it has ended.
 public struct AISessionResult: Sendable, Equatable {
-    /// Which of the three sessions produced it.
+    /// Which session produced it.
     public var kind: AISessionKind
     /// Each utterance's transcript in order.
     public var transcripts: [AITranscript]

@@ -44,7 +44,32 @@ extension AIBudsAISDK {
             needs: AICapabilities([.transcription, .translation]).union(sink == nil ? [] : .speech))
     }
 
+    /// Starts streaming speech recognition (the wiki's "Streaming ASR"): while someone speaks on
+    /// `source`, `partialTranscript` events say what the utterance says so far (every
+    /// `parameters.partialResultInterval` seconds of speech, 0.5 when nil), and when a pause ends
+    /// it, a `transcript` event has its final text. The result holds every final transcript.
+    public static func startStreamingASR(
+        parameters: AISessionParameters = AISessionParameters(), source: any AIAudioSource
+    ) async throws -> AISession {
+        var parameters = parameters
+        if parameters.partialResultInterval == nil { parameters.partialResultInterval = 0.5 }
+        guard let interval = parameters.partialResultInterval, interval > 0, interval.isFinite else {
+            throw AIError(.invalidParameters, "the partial result interval must be a positive number of seconds")
+        }
+        return try await start(.streamingASR, parameters, source, nil, needs: [.transcription])
+    }
+
     // MARK: Completion-handler forms
+
+    /// `startStreamingASR` with the vendor's callbacks (see `startAIChat(...completion:)`): the
+    /// partial and final transcripts arrive as events.
+    @discardableResult
+    public static func startStreamingASR(
+        parameters: AISessionParameters = AISessionParameters(), source: any AIAudioSource,
+        eventHandler: AIBudsAISessionEventHandler?, completion: AIBudsAISessionCompletionHandler?
+    ) -> AISessionHandle {
+        handle(eventHandler, completion) { try await startStreamingASR(parameters: parameters, source: source) }
+    }
 
     /// `startAIChat` with the vendor's callbacks: events and the end on `callbackQueue`; the
     /// session is returned at once (a start failure reaches `completion` only).

@@ -18,6 +18,16 @@ final class SessionWork: Sendable {
     private let kind: AISessionKind
     private let collected: Locked<AISessionResult>
     private let history = Locked<[AIChatMessage]>([])
+    /// Whether a partial transcription waits in the queue (the listener queues at most one).
+    private let partialQueued = Locked(false)
+
+    /// What the listener hands the processing loop, in the order it heard them.
+    private enum Heard: Sendable {
+        /// The utterance being spoken, so far: transcribe it for a partial.
+        case partial(index: Int, audio: PCMAudio)
+        /// A finished utterance.
+        case utterance(Utterance)
+    }
 
     init(session: AISession, provider: any AIConnectSDK, sink: (any AIAudioSink)?) {
         self.session = session
@@ -34,16 +44,26 @@ final class SessionWork: Sendable {
     func run(source: any AIAudioSource) async throws -> AISessionResult {
         // `.started` comes first: the listener below may hear speech at once.
         session.emit(.started)
-        let (utterances, utteranceInput) = AsyncThrowingStream.makeStream(of: Utterance.self, throwing: (any Error).self)
+        let (utterances, utteranceInput) = AsyncThrowingStream.makeStream(of: Heard.self, throwing: (any Error).self)
         let listener = Task { await self.listen(source, into: utteranceInput) }
         if !session.setListener(listener) { listener.cancel() }
         let (speech, speechInput) = AsyncStream.makeStream(of: Spoken.self)
         let speaker = Task { try await self.speak(speech) }
         do {
             try await withTaskCancellationHandler {
-                for try await utterance in utterances {
+                var lastPartial: (index: Int, text: String)?
+                for try await heard in utterances {
                     try Task.checkCancellation()
-                    try await process(utterance, speech: speechInput)
+                    switch heard {
+                    case .partial(let index, let audio):
+                        partialQueued.withLock { $0 = false }
+                        let text = try await provider.transcribe(audio, language: params.language).text
+                        guard !text.isEmpty, lastPartial.map({ $0.index != index || $0.text != text }) ?? true else { continue }
+                        lastPartial = (index, text)
+                        session.emit(.partialTranscript(utterance: index, text: text))
+                    case .utterance(let utterance):
+                        try await process(utterance, speech: speechInput)
+                    }
                 }
                 try Task.checkCancellation()
                 speechInput.finish()
@@ -66,7 +86,7 @@ final class SessionWork: Sendable {
 
     // MARK: Listening
 
-    private func listen(_ source: any AIAudioSource, into output: AsyncThrowingStream<Utterance, any Error>.Continuation) async {
+    private func listen(_ source: any AIAudioSource, into output: AsyncThrowingStream<Heard, any Error>.Continuation) async {
         let detector: ([Int16]) -> Bool
         do {
             detector = try SpeechDetector.make()
@@ -77,16 +97,29 @@ final class SessionWork: Sendable {
         var segmenter = UtteranceSegmenter(
             endSilence: params.endOfUtteranceSilence, maxDuration: params.maxUtteranceDuration, isSpeech: detector)
         let keepAudio = kind == .audioRecording
+        let partialFrames = params.partialResultInterval.map { max(1, Int($0 * UtteranceSegmenter.rate) / UtteranceSegmenter.frameLength) }
+        var nextPartialAt = partialFrames ?? 0
         var recorded: [Int16] = []
         var heard = 0
         func report(_ outputs: [UtteranceSegmenter.Output]) {
             for out in outputs {
                 switch out {
-                case .speechStarted(let at): session.emit(.speechStarted(at: at))
+                case .speechStarted(let at):
+                    session.emit(.speechStarted(at: at))
+                    nextPartialAt = partialFrames ?? 0
                 case .utterance(let span): session.emit(.speechEnded(span))
                 }
             }
-            for utterance in segmenter.takeFinished() { output.yield(utterance) }
+            for utterance in segmenter.takeFinished() { output.yield(.utterance(utterance)) }
+            // A partial of the open utterance once each interval of its speech, unless one waits.
+            if let partialFrames, segmenter.openSpeechFrames >= nextPartialAt, let open = segmenter.openUtterance {
+                nextPartialAt = segmenter.openSpeechFrames + partialFrames
+                let queue = partialQueued.withLock { queued in
+                    defer { queued = true }
+                    return !queued
+                }
+                if queue { output.yield(.partial(index: open.index, audio: open.audio)) }
+            }
         }
         do {
             for try await chunk in source.audioChunks() {
@@ -122,7 +155,7 @@ final class SessionWork: Sendable {
         session.emit(.transcript(utterance.span, transcript))
         guard !transcript.text.isEmpty else { return }
         switch kind {
-        case .audioRecording:
+        case .audioRecording, .streamingASR:
             return
         case .simultaneousInterpretation:
             let target = params.targetLanguage ?? params.language

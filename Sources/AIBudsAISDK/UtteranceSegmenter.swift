@@ -67,6 +67,16 @@ struct UtteranceSegmenter {
         return close(at: frameIndex)
     }
 
+    /// The utterance being spoken, once it has enough speech to be one: its index and its audio so
+    /// far (from its pre-roll), for a partial transcript; nil between utterances.
+    var openUtterance: (index: Int, audio: PCMAudio)? {
+        guard inSpeech, speechFrames >= minSpeechFrames else { return nil }
+        return (nextIndex, PCMAudio(sampleRate: PCMAudio.speechSampleRate, channels: 1, samples: buffer))
+    }
+
+    /// Frames of speech heard in the open utterance (0 between utterances).
+    var openSpeechFrames: Int { inSpeech ? speechFrames : 0 }
+
     /// The utterances finished since the last call.
     mutating func takeFinished() -> [Utterance] {
         defer { finished = [] }

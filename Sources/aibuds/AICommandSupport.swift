@@ -83,6 +83,7 @@ enum AICommandSupport {
                 continue
             }
             switch event {
+            case .partialTranscript(let index, let text): CLI.say("  … [\(index)] \(text)")
             case .transcript(let span, let transcript):
                 CLI.say(String(format: "[%6.2f–%6.2f] ", span.start, span.end) + "heard: \(transcript.text)")
             case .replyToken(_, let text):
@@ -121,6 +122,7 @@ enum AICommandSupport {
             case .speechEnded(let span): self.event = "speechEnded"; utterance = span.index; start = span.start; end = span.end
             case .transcript(let span, let transcript):
                 self.event = "transcript"; utterance = span.index; start = span.start; end = span.end; text = transcript.text
+            case .partialTranscript(let index, let partial): self.event = "partialTranscript"; utterance = index; text = partial
             case .replyToken(let index, let token): self.event = "replyToken"; utterance = index; text = token
             case .reply(let index, let reply): self.event = "reply"; utterance = index; text = reply
             case .translatedSegment(let index, let original, let translation):

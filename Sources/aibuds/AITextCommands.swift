@@ -106,67 +106,6 @@ struct AISummarizeCommand: CLICommand {
     }
 }
 
-/// `aibuds ai transcribe FILE.wav`: prints the transcript of a WAV file.
-struct AITranscribeCommand: CLICommand {
-    static let path = ["ai", "transcribe"]
-    static let abstract = "Transcribe the speech in a WAV file."
-    static let help = """
-        usage: aibuds ai transcribe FILE.wav [--language LANG] [--provider P] [--json]
-
-        Prints what is said in the file (16-bit PCM WAV, any rate, mono or stereo) and, with
-        --json, the seconds of audio and the real-time factor (processing time / audio time).
-
-        options:
-          --language LANG  the spoken language (default en)
-        \(AICommandSupport.providerHelp)
-        """
-
-    var file: String
-    var language: String
-    var provider: String?
-    var json: Bool
-
-    init(_ arguments: inout Arguments) throws {
-        language = try arguments.option("--language") ?? "en"
-        provider = try AICommandSupport.providerOption(&arguments)
-        json = arguments.flag("--json")
-        let files = try arguments.positionals()
-        guard files.count == 1 else { throw CommandFailure.usage("give one WAV file") }
-        file = files[0]
-    }
-
-    /// What `--json` prints.
-    struct Report: Encodable {
-        var text: String
-        var language: String?
-        var audioSeconds: Double
-        var processingSeconds: Double
-        var realTimeFactor: Double
-    }
-
-    func run() async throws -> ExitCode {
-        let audio: PCMAudio
-        do { audio = try WAVFile.read(from: URL(fileURLWithPath: file)) } catch { throw CommandFailure.usage("\(error)") }
-        try AICommandSupport.select(provider)
-        do {
-            let clock = ContinuousClock()
-            let start = clock.now
-            let transcript = try await AIBudsAISDK.recognizeVoice(audio, language: language)
-            let seconds = (clock.now - start) / .seconds(1)
-            if json {
-                try AICommandSupport.printJSONLine(Report(
-                    text: transcript.text, language: transcript.language, audioSeconds: audio.duration,
-                    processingSeconds: seconds, realTimeFactor: audio.duration > 0 ? seconds / audio.duration : 0))
-            } else {
-                CLI.say(transcript.text)
-            }
-            return .ok
-        } catch {
-            throw AICommandSupport.failure(error, "transcription failed")
-        }
-    }
-}
-
 /// `aibuds ai speak TEXT -o OUT.wav`: synthesizes speech into a WAV file.
 struct AISpeakCommand: CLICommand {
     static let path = ["ai", "speak"]
