@@ -14,7 +14,7 @@ let libraries = [
     "AIBudsSMP", "AIBudsSMPAudio", "AIBudsBlueZ", "TopStepComKit",
     // Features: stabilization, audio, the AI side, live streaming, observability.
     "AIBudsStabilization", "AIBudsONNX", "AIBudsAudio",
-    "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOfflineAI", "AIBudsOpenAI",
+    "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOfflineAI", "AIBudsOpenAI", "AIBudsVoiceAssistant",
     "AIBudsLiveCamera", "AIBudsLiveStream",
     "AIBudsSQLite", "AIBudsLogStore", "AIBudsXLFacility", "AIBudsJournal", "AIBudsCrashReporter", "AIBudsAIDashboard", "AIBudsAIDashboardBridge",
     // Bundles, the emulator and test tools.
@@ -141,6 +141,10 @@ let package = Package(
         .target(name: "AIBudsOpenAI", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsHTTPClient",
         ]),
+        // The offline voice assistant: wake phrase and commands from a device's microphone.
+        .target(name: "AIBudsVoiceAssistant", dependencies: [
+            "AIBuds", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOfflineAI",
+        ]),
 
         // Live streaming: the emulated camera (GStreamer's RTSP server, FFmpeg's encoders) and the client.
         // GStreamer's RTSP server (Debian's libgstrtspserver-1.0-dev) for the emulated camera.
@@ -202,7 +206,7 @@ let package = Package(
             "AIBudsSMPClient", "AIBuds", "AIBudsImport", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne",
             "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsAudio", "AIBudsS3",
             "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsProcess",
-            "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI", "AIBudsOfflineAI",
+            "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI", "AIBudsOfflineAI", "AIBudsVoiceAssistant",
             "AIBudsLogStore", "AIBudsAIDashboard", "AIBudsAIDashboardBridge",
         ],
             linkerSettings: [
@@ -314,6 +318,9 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsOfflineAITests", dependencies: [
             "AIBudsAIFoundation", "AIBudsAudio", "AIBudsOfflineAI", "AIBudsTestKit",
+        ]),
+        .testTarget(name: "AIBudsVoiceAssistantTests", dependencies: [
+            "AIBudsAIFoundation", "AIBudsOfflineAI", "AIBudsVoiceAssistant", "AIBudsTestKit",
         ]),
         // The vendor's media import example must compile unchanged in the Swift 5 language mode too.
         .testTarget(

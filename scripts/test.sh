@@ -44,7 +44,7 @@ scripts/example.sh
 # (together in one process they starved Swift concurrency's two threads and stalled).
 compute=(AIBudsStabilizationTests AIBudsAudioTests Firmware Ota)
 # The AI side's targets share one process: they start the local AI servers once between them.
-heavy=(AIBudsLiveStreamTests "AIBudsAITests|AIBudsAISDKTests|AIBudsOpenAITests|AIBudsOfflineAITests" AIBudsAIDashboardTests AIBudsCrashReporterTests FleetImportTests FleetCLITests
+heavy=(AIBudsLiveStreamTests "AIBudsAITests|AIBudsAISDKTests|AIBudsOpenAITests|AIBudsOfflineAITests" VoiceAssistantDeviceTests AIBudsAIDashboardTests AIBudsCrashReporterTests FleetImportTests FleetCLITests
   S3ImportTests AIAudioPath)
 # Each test run has a watchdog: past its limit it prints where the tests' tasks are blocked and
 # fails, rather than running into CI's own limit without a word.

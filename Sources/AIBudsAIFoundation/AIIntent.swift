@@ -67,13 +67,13 @@ public enum AIIntentKind: String, Sendable, Codable, CaseIterable {
 
 /// One action a spoken request can ask for; the raw values are what the JSON schema allows.
 public enum AIIntentAction: String, Sendable, Codable, CaseIterable {
-    /// Take a photo.
+    /// Take a single photo with the glasses' camera.
     case takePhoto
     /// Start recording a video.
     case startVideo
     /// Stop the recording that runs (video or audio).
     case stopRecording
-    /// Start an audio recording.
+    /// Start an audio recording on the device (a voice memo, a meeting).
     case startAudioRecording
     /// Turn the volume up a step.
     case volumeUp

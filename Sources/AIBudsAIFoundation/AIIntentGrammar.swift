@@ -27,7 +27,8 @@ public struct AIIntentGrammar: Sendable {
     /// The rules, tried in order: the first that matches gives the intent.
     public let rules: [Rule]
 
-    /// A grammar of `rules`.
+    /// A grammar that tries `rules` in their order (an app's own commands, or ``standard``'s
+    /// rules with more added).
     public init(rules: [Rule]) {
         self.rules = rules
     }

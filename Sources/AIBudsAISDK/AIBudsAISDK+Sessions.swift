@@ -51,12 +51,20 @@ extension AIBudsAISDK {
     public static func startStreamingASR(
         parameters: AISessionParameters = AISessionParameters(), source: any AIAudioSource
     ) async throws -> AISession {
-        var parameters = parameters
-        if parameters.partialResultInterval == nil { parameters.partialResultInterval = 0.5 }
-        guard let interval = parameters.partialResultInterval, interval > 0, interval.isFinite else {
-            throw AIError(.invalidParameters, "the partial result interval must be a positive number of seconds")
+        try await start(.streamingASR, try streaming(parameters), source, nil, needs: [.transcription])
+    }
+
+    /// ``startStreamingASR(parameters:source:)`` with `provider` rather than the selected one: for
+    /// a module that brings its own recognizer (the voice assistant's offline one), whatever the
+    /// app selected for its other sessions. Needs no `initialize(aiSDKs:)`.
+    public static func startStreamingASR(
+        parameters: AISessionParameters = AISessionParameters(), source: any AIAudioSource, using provider: any AIConnectSDK
+    ) async throws -> AISession {
+        let parameters = try streaming(parameters)
+        guard provider.capabilities.contains(.transcription) else {
+            throw AIError(.capabilityUnsupported, "\(provider.providerName) does not transcribe speech")
         }
-        return try await start(.streamingASR, parameters, source, nil, needs: [.transcription])
+        return start(.streamingASR, parameters, source, nil, provider: provider)
     }
 
     // MARK: Completion-handler forms
@@ -103,11 +111,28 @@ extension AIBudsAISDK {
 
     // MARK: Internals
 
+    /// `parameters` with a partial result interval: 0.5 s when it has none.
+    private static func streaming(_ parameters: AISessionParameters) throws -> AISessionParameters {
+        var parameters = parameters
+        if parameters.partialResultInterval == nil { parameters.partialResultInterval = 0.5 }
+        guard let interval = parameters.partialResultInterval, interval > 0, interval.isFinite else {
+            throw AIError(.invalidParameters, "the partial result interval must be a positive number of seconds")
+        }
+        return parameters
+    }
+
     static func start(
         _ kind: AISessionKind, _ parameters: AISessionParameters, _ source: any AIAudioSource,
         _ sink: (any AIAudioSink)?, needs: AICapabilities
     ) async throws -> AISession {
-        let provider = try await provider(for: needs)
+        start(kind, parameters, source, sink, provider: try await provider(for: needs))
+    }
+
+    /// Starts a session of `kind` with `provider`.
+    private static func start(
+        _ kind: AISessionKind, _ parameters: AISessionParameters, _ source: any AIAudioSource,
+        _ sink: (any AIAudioSink)?, provider: any AIConnectSDK
+    ) -> AISession {
         let info = AISessionInfo(
             id: UUID(), kind: kind, parameters: parameters, device: source.deviceInfo,
             providerName: provider.providerName, vendor: "\(aiServiceVendor)", startedAt: Date())

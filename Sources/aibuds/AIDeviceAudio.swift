@@ -1,41 +1,8 @@
 import AIBuds
 import AIBudsAIFoundation
 import AIBudsAudio
+import AIBudsVoiceAssistant
 import Foundation
-
-/// A device's microphone as a session's audio source (the device's AI audio path, Opus over its
-/// control link); ending the session's listening stops the microphone.
-struct DeviceMicrophoneSource: AIAudioSource {
-    let device: any DeviceAIAudioAPI
-    let deviceInfo: AISessionDeviceInfo
-
-    func audioChunks() -> AsyncThrowingStream<PCMAudio, any Error> {
-        let device = self.device
-        let (stream, output) = AsyncThrowingStream.makeStream(of: PCMAudio.self, throwing: (any Error).self)
-        let task = Task {
-            do {
-                for try await chunk in try await device.startMicrophone() { output.yield(chunk.audio) }
-                output.finish()
-            } catch {
-                output.finish(throwing: error)
-            }
-            try? await device.stopMicrophone()
-        }
-        output.onTermination = { _ in task.cancel() }
-        return stream
-    }
-}
-
-/// A device's speaker as a session's sink: each piece is played in real time before the next.
-struct DeviceSpeakerSink: AIAudioSink {
-    let device: any DeviceAIAudioAPI
-
-    func play(_ audio: PCMAudio) async throws {
-        _ = try await device.play(audio)
-    }
-
-    func finish() async throws {}
-}
 
 /// A device connected for an `aibuds ai` session, with its microphone and speaker.
 struct AIDeviceConnection {

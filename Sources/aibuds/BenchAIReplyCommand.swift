@@ -1,6 +1,7 @@
 import AIBuds
 import AIBudsAIFoundation
 import AIBudsAISDK
+import AIBudsVoiceAssistant
 import AIBudsEmulator
 import AIBudsNet
 import Foundation

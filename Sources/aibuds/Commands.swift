@@ -40,6 +40,7 @@ let registeredCommands: [any CLICommand.Type] = [
     AISummarizeCommand.self,
     AITranscribeCommand.self,
     AISpeakCommand.self,
+    AssistantCommand.self,
     LogsCommand.self,
     DashboardCommand.self,
 ]

@@ -2,6 +2,7 @@ import AIBuds
 import AIBudsImport
 import AIBudsAIFoundation
 import AIBudsAISDK
+import AIBudsVoiceAssistant
 import AIBudsDigest
 import AIBudsEmulator
 import AIBudsFoundation

@@ -179,4 +179,10 @@ public final class AIBudsSDK: Sendable {
     public static func setOnDeviceVoiceAssistantPlugin(_ plugin: (any OnDeviceVoiceAssistantBridgePlugin)?) {
         state.withLock { $0.voiceAssistantPlugin = plugin }
     }
+
+    /// The voice assistant bridge registered with ``setOnDeviceVoiceAssistantPlugin(_:)``, which
+    /// module AIBudsVoiceAssistant asks when a device's service is not authorized yet; nil when none.
+    public static var onDeviceVoiceAssistantPlugin: (any OnDeviceVoiceAssistantBridgePlugin)? {
+        state.withLock { $0.voiceAssistantPlugin }
+    }
 }
