@@ -18,6 +18,8 @@ public struct AICapabilities: OptionSet, Sendable, Hashable {
     public static let translation = AICapabilities(rawValue: 1 << 3)
     /// Summaries of text (`summarize`).
     public static let summary = AICapabilities(rawValue: 1 << 4)
+    /// The intent of an utterance (`recognizeIntent`): an action for the glasses and its slots.
+    public static let intents = AICapabilities(rawValue: 1 << 5)
 }
 
 /// An AI provider plugin, loaded with `AIBudsAISDK.initialize(aiSDKs:)`: it wraps one provider's
@@ -66,6 +68,9 @@ public protocol AIConnectSDK: AnyObject, Sendable {
     /// Receives the connection's AI credentials (`ConnectParams.aiAuthParams`) and end user; a
     /// provider that needs none ignores them.
     func authorize(userId: String?, params: AIAuthParams?) async throws
+    /// Loads the provider's engines ahead of the first call (a recognizer's model), so that a
+    /// session's first result is not late by the load; sessions call it as they start listening.
+    func prepare() async throws
     /// Transcribes speech; `language` is a BCP 47 code such as `en`, or `nil` to detect it.
     func transcribe(_ audio: PCMAudio, language: String?) async throws -> AITranscript
     /// Streams the assistant's reply to `messages`, one text piece (token) at a time.
@@ -76,11 +81,17 @@ public protocol AIConnectSDK: AnyObject, Sendable {
     func translate(_ text: String, from source: String, to target: String) async throws -> String
     /// Summarizes `text` (a transcript, an article) in a few sentences.
     func summarize(_ text: String, language: String) async throws -> String
+    /// The intent of `utterance` (what the wearer asks the glasses to do), `AIIntentAction.none`
+    /// when it asks for nothing they do.
+    func recognizeIntent(_ utterance: String, language: String) async throws -> AIIntent
 }
 
 extension AIConnectSDK {
     /// Accepts any credentials: most providers need none beyond their own configuration.
     public func authorize(userId: String?, params: AIAuthParams?) async throws {}
+
+    /// Nothing to load ahead: engines load on first use.
+    public func prepare() async throws {}
 
     /// Throws `capabilityUnsupported`.
     public func transcribe(_ audio: PCMAudio, language: String?) async throws -> AITranscript {
@@ -101,6 +112,11 @@ extension AIConnectSDK {
     /// Throws `capabilityUnsupported`.
     public func translate(_ text: String, from source: String, to target: String) async throws -> String {
         throw AIError(.capabilityUnsupported, "\(providerName) does not translate")
+    }
+
+    /// Throws `capabilityUnsupported`.
+    public func recognizeIntent(_ utterance: String, language: String) async throws -> AIIntent {
+        throw AIError(.capabilityUnsupported, "\(providerName) does not recognize intents")
     }
 
     /// Throws `capabilityUnsupported`.

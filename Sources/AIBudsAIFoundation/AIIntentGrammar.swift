@@ -189,7 +189,7 @@ extension AIIntentGrammar {
     /// The grammar of the glasses' commands: capture, volume, media, navigation and translation.
     public static let standard = AIIntentGrammar(rules: [
         Rule(.takePhoto, [
-            "take [a|an|the|another] (photo|picture|pic|snapshot|shot|photograph)",
+            "take [a|an|the|another] [quick|new] (photo|picture|pic|snapshot|shot|photograph)",
             "(snap|capture|grab) [a|an|the|another] (photo|picture|pic|shot|photograph)",
             "say cheese",
         ]),

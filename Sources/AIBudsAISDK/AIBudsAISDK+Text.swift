@@ -6,6 +6,8 @@ import Foundation
 public typealias AIBudsAITextCompletionHandler = @Sendable (_ text: String?, _ error: NSError?) -> Void
 /// A transcript, or the error.
 public typealias AIBudsAITranscriptCompletionHandler = @Sendable (_ transcript: AITranscript?, _ error: NSError?) -> Void
+/// An utterance's intent, or the error.
+public typealias AIBudsAIIntentCompletionHandler = @Sendable (_ intent: AIIntent?, _ error: NSError?) -> Void
 /// The file written, or the error.
 public typealias AIBudsAIFileCompletionHandler = @Sendable (_ file: URL?, _ error: NSError?) -> Void
 
@@ -21,6 +23,14 @@ extension AIBudsAISDK {
     public static func summary(_ text: String, language: String = "en") async throws -> String {
         try requireText(text)
         return try await provider(for: .summary).summarize(text, language: language)
+    }
+
+    /// The intent of `utterance` (the wiki's "AI Intents"): what the wearer asks the glasses to do,
+    /// with its slots, by the selected provider (the offline one by its grammar, the
+    /// OpenAI-compatible one by a chat model whose answer follows ``/AIBudsAIFoundation/AIIntent/jsonSchema``).
+    public static func recognizeIntent(_ utterance: String, language: String = "en") async throws -> AIIntent {
+        try requireText(utterance)
+        return try await provider(for: .intents).recognizeIntent(utterance, language: language)
     }
 
     /// Transcribes the speech in a WAV file (any rate, mono or stereo).
@@ -70,6 +80,11 @@ extension AIBudsAISDK {
     /// `summary(_:language:)` with a completion handler.
     public static func summary(_ text: String, language: String = "en", completion: @escaping AIBudsAITextCompletionHandler) {
         deliver(completion) { try await summary(text, language: language) }
+    }
+
+    /// `recognizeIntent(_:language:)` with a completion handler.
+    public static func recognizeIntent(_ utterance: String, language: String = "en", completion: @escaping AIBudsAIIntentCompletionHandler) {
+        deliver(completion) { try await recognizeIntent(utterance, language: language) }
     }
 
     /// `recognizeVoice(fileURL:language:)` with a completion handler.

@@ -20,6 +20,8 @@ final class SessionWork: Sendable {
     private let history = Locked<[AIChatMessage]>([])
     /// Whether a partial transcription waits in the queue (the listener queues at most one).
     private let partialQueued = Locked(false)
+    /// How many utterances the listener has finished: a queued partial of one of them is stale.
+    private let finishedUtterances = Locked(0)
 
     /// What the listener hands the processing loop, in the order it heard them.
     private enum Heard: Sendable {
@@ -51,12 +53,16 @@ final class SessionWork: Sendable {
         let speaker = Task { try await self.speak(speech) }
         do {
             try await withTaskCancellationHandler {
+                // The engines load while the listener already hears; a failure shows in the first call.
+                try? await provider.prepare()
                 var lastPartial: (index: Int, text: String)?
                 for try await heard in utterances {
                     try Task.checkCancellation()
                     switch heard {
                     case .partial(let index, let audio):
                         partialQueued.withLock { $0 = false }
+                        // Its utterance ended meanwhile: the final text comes next, sooner without it.
+                        guard index >= finishedUtterances.withLock({ $0 }) else { continue }
                         let text = try await provider.transcribe(audio, language: params.language).text
                         guard !text.isEmpty, lastPartial.map({ $0.index != index || $0.text != text }) ?? true else { continue }
                         lastPartial = (index, text)
@@ -110,7 +116,10 @@ final class SessionWork: Sendable {
                 case .utterance(let span): session.emit(.speechEnded(span))
                 }
             }
-            for utterance in segmenter.takeFinished() { output.yield(.utterance(utterance)) }
+            for utterance in segmenter.takeFinished() {
+                finishedUtterances.withLock { $0 = utterance.span.index + 1 }
+                output.yield(.utterance(utterance))
+            }
             // A partial of the open utterance once each interval of its speech, unless one waits.
             if let partialFrames, segmenter.openSpeechFrames >= nextPartialAt, let open = segmenter.openUtterance {
                 nextPartialAt = segmenter.openSpeechFrames + partialFrames

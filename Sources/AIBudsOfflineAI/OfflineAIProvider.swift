@@ -45,8 +45,8 @@ public final class OfflineAIProvider: AIConnectSDK {
     public var providerName: String { "offline" }
     /// `.none`: chosen by name.
     public var vendor: AIServiceVendor { .none }
-    /// Transcription, speech, translation and summary; no chat.
-    public var capabilities: AICapabilities { [.transcription, .speech, .translation, .summary] }
+    /// Transcription, speech, translation, summary and intents; no chat.
+    public var capabilities: AICapabilities { [.transcription, .speech, .translation, .summary, .intents] }
 
     /// Moonshine or PocketSphinx (``activeRecognizer``), English only.
     public func transcribe(_ audio: PCMAudio, language: String?) async throws -> AITranscript {
@@ -62,6 +62,12 @@ public final class OfflineAIProvider: AIConnectSDK {
         }
         let text = try await runOnOwnThread(name: "aibuds-pocketsphinx") { _ in try PocketSphinxRecognizer.transcribe(speech) }
         return AITranscript(text: text, language: "en")
+    }
+
+    /// Loads Moonshine (about a second) when it is the active recognizer.
+    public func prepare() async throws {
+        guard activeRecognizer == .moonshine else { return }
+        _ = try await runOnOwnThread(name: "aibuds-moonshine") { _ in try self.loadMoonshine() }
     }
 
     /// The Moonshine recognizer, loaded once (a failure is kept and thrown again).
@@ -82,6 +88,15 @@ public final class OfflineAIProvider: AIConnectSDK {
     /// Apertium's pair for `source`→`target`.
     public func translate(_ text: String, from source: String, to target: String) async throws -> String {
         try await runOnOwnThread(name: "aibuds-apertium") { _ in try ApertiumTranslator.translate(text, from: source, to: target) }
+    }
+
+    /// The intent by the standard grammar (``/AIBudsAIFoundation/AIIntentGrammar/standard``),
+    /// English only.
+    public func recognizeIntent(_ utterance: String, language: String) async throws -> AIIntent {
+        guard language.lowercased().hasPrefix("en") else {
+            throw AIError(.invalidParameters, "the offline intent grammar knows English only, not '\(language)'")
+        }
+        return AIIntentGrammar.standard.intent(for: utterance)
     }
 
     /// The two most representative sentences.

@@ -73,6 +73,9 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
     /// Where requests go.
     public let configuration: OpenAICompatibleConfiguration
 
+    /// Which form of `response_format` the chat server takes for intents, once a request found out.
+    let intentFormat = Locked<IntentResponseFormat?>(nil)
+
     /// A provider sending its requests where `configuration` says; nothing connects until a call.
     /// Makes a provider; its API key is registered with the log redactor at once, so no log line
     /// and no error message of the SDK shows it, whatever a server echoes back.
@@ -88,7 +91,7 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
     /// What the configured URLs allow.
     public var capabilities: AICapabilities {
         var set: AICapabilities = []
-        if configuration.chatBaseURL != nil { set.formUnion([.chat, .translation, .summary]) }
+        if configuration.chatBaseURL != nil { set.formUnion([.chat, .translation, .summary, .intents]) }
         if configuration.transcriptionBaseURL != nil { set.insert(.transcription) }
         if configuration.speechBaseURL != nil { set.insert(.speech) }
         return set
@@ -98,6 +101,14 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
 
     /// Streams the reply from `/chat/completions` with `stream: true`, token by token.
     public func streamChat(_ messages: [AIChatMessage], options: AIChatOptions) -> AsyncThrowingStream<String, any Error> {
+        let body = ChatRequest(model: configuration.chatModel, messages: messages, stream: true,
+                               max_tokens: options.maxTokens, temperature: options.temperature)
+        return streamCompletion { try JSONEncoder().encode(body) }
+    }
+
+    /// Posts the chat-completions request that `body` encodes (with `stream: true`) and streams the
+    /// reply's text pieces: what ``streamChat(_:options:)`` and the intents share.
+    func streamCompletion(_ body: @escaping @Sendable () throws -> Data) -> AsyncThrowingStream<String, any Error> {
         let (stream, output) = AsyncThrowingStream.makeStream(of: String.self, throwing: (any Error).self)
         let cancel = CancelFlag()
         output.onTermination = { _ in cancel.raise() }
@@ -105,14 +116,12 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
             output.finish(throwing: AIError(.capabilityUnsupported, "no chat URL is configured"))
             return stream
         }
-        let body = ChatRequest(model: configuration.chatModel, messages: messages, stream: true,
-                               max_tokens: options.maxTokens, temperature: options.temperature)
         let url = base + "/chat/completions"
         let headers = authHeaders
         let timeout = configuration.timeout
         Thread.detachNewThread {
             do {
-                let json = try JSONEncoder().encode(body)
+                let json = try body()
                 var parser = ServerSentEvents()
                 var errorBody = Data()
                 // Events that were chat chunks (or the closing [DONE]): a 200 with none is no chat answer.
@@ -208,7 +217,7 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
 
     // MARK: HTTP
 
-    private var authHeaders: [String] {
+    var authHeaders: [String] {
         configuration.apiKey.map { ["Authorization: Bearer \($0)"] } ?? []
     }
 
@@ -219,7 +228,7 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
 
     /// Posts to `url` and returns the answer's body, at most `limit` bytes (a larger answer, or an
     /// error body of any size, is cut off there and refused).
-    private func request(_ url: String, json: Data?, form: [HTTPFormPart]?, limit: Int) async throws -> Data {
+    func request(_ url: String, json: Data?, form: [HTTPFormPart]?, limit: Int) async throws -> Data {
         let headers = authHeaders
         let timeout = configuration.timeout
         return try await runOnOwnThread(name: "aibuds-openai") { cancel in

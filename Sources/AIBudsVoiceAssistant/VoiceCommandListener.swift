@@ -78,20 +78,29 @@ public struct VoiceCommandListener: Sendable {
 struct ListenState {
     private var wokenInUtterance: Int?
     private var awaitingCommandUntil: Double?
-    private var speechStart = 0.0
+    /// Where the last speech heard started, and where each ended utterance started, by index: the
+    /// session reports these as it hears them, ahead of the transcripts when the audio comes faster
+    /// than it is transcribed.
+    private var lastSpeechStart = 0.0
+    private var utteranceStarts: [Int: Double] = [:]
 
     /// The events of one session event.
     mutating func handle(_ event: AISessionEvent, _ configuration: VoiceCommandListener.Configuration) -> [VoiceAssistantEvent] {
         switch event {
         case .speechStarted(let at):
-            speechStart = at
+            lastSpeechStart = at
+            return []
+        case .speechEnded(let span):
+            utteranceStarts[span.index] = span.start
             return []
         case .partialTranscript(let index, let text):
             // The wake phrase is announced as soon as it is heard; the command waits for the end.
             guard wokenInUtterance != index, configuration.wakePhrase.command(in: text) != nil else { return [] }
             wokenInUtterance = index
-            return [.wake(at: speechStart)]
+            // An utterance not ended yet is the speech heard last.
+            return [.wake(at: utteranceStarts[index] ?? lastSpeechStart)]
         case .transcript(let span, let transcript):
+            utteranceStarts[span.index] = nil
             return finalTranscript(span, transcript.text, configuration)
         default:
             return []

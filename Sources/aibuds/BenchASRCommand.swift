@@ -40,8 +40,6 @@ struct BenchASRCommand: CLICommand {
         "Call my sister when the battery is full again.",
         "Read me the first page of the document on the teleprompter.",
     ]
-    static let voices = ["en-us", "en-gb-x-rp", "en-us+f3"]
-    static let speeds = [150, 190]
     static let noiseLevels: [Double?] = [nil, 20, 10]
 
     var engines: [String]
@@ -105,9 +103,7 @@ struct BenchASRCommand: CLICommand {
                                 wer: Double(entry.errors) / Double(max(1, entry.words)), rtf: entry.busy / entry.audio))
             }
         }
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let peak = Double(usage.ru_maxrss) / 1024
+        let peak = SpeechClips.peakMemoryMiB
         if json {
             struct Report: Encodable {
                 var rows: [Row]
@@ -130,48 +126,20 @@ struct BenchASRCommand: CLICommand {
 
     /// The clips: each sentence by each voice at each speed, clean and noisy, at 16 kHz mono.
     private func makeSet() async throws -> [Clip] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aibuds-bench-asr-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         var clips: [Clip] = []
         var seed: UInt64 = 1
         for sentence in Self.sentences.prefix(sentenceCount) {
-            for voice in Self.voices {
-                for speed in Self.speeds {
-                    let file = folder.appendingPathComponent("clip.wav")
-                    let espeak = try await ChildProcess.run(
-                        "/usr/bin/espeak-ng", ["-v", voice, "-s", String(speed), "-w", file.path, sentence], timeout: .seconds(60))
-                    guard espeak.termination.succeeded else {
-                        throw CommandFailure.failure("espeak-ng failed: \(String(decoding: espeak.errors, as: UTF8.self))")
-                    }
-                    let speech = try WAVFile.read(from: file).speechFormat()
+            for voice in SpeechClips.voices {
+                for speed in SpeechClips.speeds {
+                    let speech = try await SpeechClips.speak(sentence, voice: voice, speed: speed)
                     for noise in Self.noiseLevels {
                         seed += 1
-                        clips.append(Clip(text: sentence, noise: noise, audio: noise.map { Self.mixNoise(speech, snr: $0, seed: seed) } ?? speech))
+                        clips.append(Clip(text: sentence, noise: noise, audio: noise.map { SpeechClips.mixNoise(speech, snr: $0, seed: seed) } ?? speech))
                     }
                 }
             }
         }
         return clips
-    }
-
-    /// `audio` with white noise at `snr` dB below its power (seeded, so every run hears the same).
-    static func mixNoise(_ audio: PCMAudio, snr: Double, seed: UInt64) -> PCMAudio {
-        let power = audio.samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, audio.samples.count))
-        let deviation = (power / pow(10, snr / 10)).squareRoot()
-        var state = seed &* 0x9E37_79B9_7F4A_7C15
-        func uniform() -> Double {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return (Double(state >> 11) + 0.5) / Double(1 << 53)
-        }
-        let noisy = audio.samples.map { sample -> Int16 in
-            // Box–Muller: a normal sample of the wanted deviation.
-            let gaussian = (-2 * log(uniform())).squareRoot() * cos(2 * .pi * uniform())
-            return Int16(clamping: Int((Double(sample) + gaussian * deviation).rounded()))
-        }
-        return PCMAudio(sampleRate: audio.sampleRate, channels: audio.channels, samples: noisy)
     }
 
     /// The engine's transcription, nil when it is not configured here.

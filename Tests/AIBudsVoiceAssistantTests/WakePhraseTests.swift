@@ -42,6 +42,15 @@ import Testing
         #expect(final(3, 10, 11, "Take a photo") == [.heard(text: "Take a photo", at: 11)])
         _ = final(4, 12, 13, "hey glasses")
         #expect(final(5, 17, 18, "take a photo") == [.heard(text: "take a photo", at: 18)])
+        // Audio faster than its transcription: the session reported later speech (a blip, then the
+        // next utterance) before the partial; the wake is still placed at its own utterance.
+        var ahead = ListenState()
+        for event: AISessionEvent in [
+            .speechStarted(at: 30), .speechEnded(AIUtteranceSpan(index: 7, start: 30, end: 31.5)), .speechStarted(at: 33),
+            .speechStarted(at: 35),
+        ] { #expect(ahead.handle(event, configuration).isEmpty) }
+        #expect(ahead.handle(.partialTranscript(utterance: 7, text: "hey glasses"), configuration) == [.wake(at: 30)])
+        #expect(ahead.handle(.partialTranscript(utterance: 8, text: "hey glasses"), configuration) == [.wake(at: 35)])
         // Speech after the wake that is no command.
         #expect(final(6, 20, 21, "hey glasses the weather moved to Thursday") == [
             .heard(text: "hey glasses the weather moved to Thursday", at: 21), .wake(at: 20),
