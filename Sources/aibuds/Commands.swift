@@ -28,6 +28,7 @@ let registeredCommands: [any CLICommand.Type] = [
     BenchAudioCommand.self,
     BenchASRCommand.self,
     BenchAssistantCommand.self,
+    BenchIntentsCommand.self,
     BenchAIReplyCommand.self,
     LiveStartCommand.self,
     LiveStopCommand.self,
