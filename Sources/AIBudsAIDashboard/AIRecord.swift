@@ -10,6 +10,8 @@ public enum AIRecordKind: String, Codable, Hashable, Sendable, CaseIterable {
     case aiConversation = "conversation"
     /// Streaming speech recognition: what was said, transcribed as it was spoken.
     case transcription = "transcription"
+    /// Conversation translation: two people, two languages, each turn translated for the other.
+    case conversationTranslation = "conversation-translation"
 }
 
 /// The device a record was made with, as the dashboard shows it.

@@ -26,6 +26,7 @@ enum DashboardPage {
               <option value="interpretation">interpretation</option>
               <option value="conversation">conversation</option>
               <option value="transcription">transcription</option>
+              <option value="conversation-translation">conversation translation</option>
             </select>
           </label>
           <label>Device <input id="filter-device" name="device" type="search" placeholder="name or id" autocomplete="off"></label>
@@ -116,7 +117,7 @@ enum DashboardPage {
         "use strict";
         // Every text from a record reaches the page through textContent: never as markup.
         const $ = (id) => document.getElementById(id);
-        const kindNames = { "ai-recording": "AI recording", "interpretation": "Interpretation", "conversation": "AI conversation", "transcription": "Transcription" };
+        const kindNames = { "ai-recording": "AI recording", "interpretation": "Interpretation", "conversation": "AI conversation", "transcription": "Transcription", "conversation-translation": "Conversation translation" };
         let currentId = null;
         let refreshTimer = null;
 

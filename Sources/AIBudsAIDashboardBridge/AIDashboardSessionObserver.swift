@@ -85,6 +85,7 @@ public final class AIDashboardSessionObserver: AISessionObserver {
         case .audioRecording: .aiRecording
         case .simultaneousInterpretation: .simultaneousInterpretation
         case .streamingASR: .transcription
+        case .conversationTranslation: .conversationTranslation
         }
     }
 

@@ -12,6 +12,9 @@ public enum AISessionKind: String, Sendable, Codable, CaseIterable {
     /// What is heard is transcribed while it is spoken: partial transcripts, then each
     /// utterance's final one (`startStreamingASR`).
     case streamingASR
+    /// One side of a conversation between two people in two languages: each turn is
+    /// transcribed, translated and spoken to the other side (`startConversationTranslation`).
+    case conversationTranslation
 }
 
 /// The device a session's audio comes from, as the session's observers and records show it.

@@ -129,7 +129,7 @@ extension AIBudsAISDK {
     }
 
     /// Starts a session of `kind` with `provider`.
-    private static func start(
+    static func start(
         _ kind: AISessionKind, _ parameters: AISessionParameters, _ source: any AIAudioSource,
         _ sink: (any AIAudioSink)?, provider: any AIConnectSDK
     ) -> AISession {

@@ -124,7 +124,7 @@ public enum AIBudsAISDK {
     static func describe(_ capabilities: AICapabilities) -> String {
         let names: [(AICapabilities, String)] = [
             (.transcription, "transcription"), (.chat, "chat"), (.speech, "speech"), (.translation, "translation"),
-            (.summary, "summary"),
+            (.summary, "summary"), (.intents, "intents"),
         ]
         return names.filter { capabilities.contains($0.0) }.map(\.1).joined(separator: ", ")
     }

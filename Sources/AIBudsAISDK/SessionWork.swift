@@ -166,7 +166,7 @@ final class SessionWork: Sendable {
         switch kind {
         case .audioRecording, .streamingASR:
             return
-        case .simultaneousInterpretation:
+        case .simultaneousInterpretation, .conversationTranslation:
             let target = params.targetLanguage ?? params.language
             let translation = try await provider.translate(transcript.text, from: params.language, to: target)
             collected.withLock { $0.translations.append(translation) }

@@ -26,11 +26,14 @@ public func synthesizeSpeech(_ text: String, voice: String = "en-us", speed: Int
 }
 
 /// Speech made by the espeak-ng program (not the provider under test), as a 16 kHz mono WAV file
-/// `NAME.wav` in `directory`, converted by sox.
-public func spokenWAV(_ text: String, voice: String = "en-us", in directory: URL, name: String = "speech") async throws -> URL {
+/// `NAME.wav` in `directory`, converted by sox; `speed` in words a minute (espeak-ng's 175 when nil).
+public func spokenWAV(
+    _ text: String, voice: String = "en-us", speed: Int? = nil, in directory: URL, name: String = "speech"
+) async throws -> URL {
     let raw = directory.appendingPathComponent("\(name)-raw.wav")
     let wav = directory.appendingPathComponent("\(name).wav")
-    let speak = try await runProgram(URL(fileURLWithPath: "/usr/bin/espeak-ng"), ["-v", voice, "-w", raw.path, text])
+    let rate = speed.map { ["-s", String($0)] } ?? []
+    let speak = try await runProgram(URL(fileURLWithPath: "/usr/bin/espeak-ng"), ["-v", voice] + rate + ["-w", raw.path, text])
     guard speak.status == 0 else { throw SpeechFixtureError(description: "espeak-ng failed: \(speak.err)") }
     let convert = try await runProgram(URL(fileURLWithPath: "/usr/bin/sox"), [raw.path, "-r", "16000", "-c", "1", wav.path])
     guard convert.status == 0 else { throw SpeechFixtureError(description: "sox failed: \(convert.err)") }

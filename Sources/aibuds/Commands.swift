@@ -42,6 +42,7 @@ let registeredCommands: [any CLICommand.Type] = [
     AISummarizeCommand.self,
     AITranscribeCommand.self,
     AIIntentCommand.self,
+    AIConverseCommand.self,
     AISpeakCommand.self,
     AssistantCommand.self,
     LogsCommand.self,

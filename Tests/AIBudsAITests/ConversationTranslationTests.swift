@@ -1,0 +1,76 @@
+import AIBudsAIFoundation
+import AIBudsAudio
+import AIBudsTestKit
+import Foundation
+import Testing
+
+/// Conversation translation end to end, as two people use it: the wearer speaks English into
+/// emulated glasses, the other person Spanish (a file, in real time); each turn is transcribed
+/// (Moonshine for English, the multilingual Whisper server for Spanish), translated by Apertium and
+/// spoken by espeak-ng to the other side: on the glasses' speaker, and into a file.
+@Suite(localAIServersEnabled, .timeLimit(.minutes(5))) struct ConversationTranslationTests {
+    @Test(.enabled(if: DeviceAIRecordingTests.executable != nil, "the aibuds executable is not built"))
+    func eachSideHearsTheOtherInItsOwnLanguage() async throws {
+        let aibuds = try #require(DeviceAIRecordingTests.executable)
+        let directory = try makeTemporaryDirectory("conversation")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let servers = try await LocalAIServers.environment()
+        let runtime = directory.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        let environment = servers.merging(["XDG_RUNTIME_DIR": runtime.path, "XDG_DATA_HOME": runtime.path]) { $1 }
+
+        let english = try await spokenWAV("The meeting starts at ten in the small room.", in: directory, name: "english")
+        // espeak-ng's Spanish at its default speed is too fast for Whisper base ("cuemos días").
+        let spanish = try await spokenWAV("Buenos días, ¿dónde está la estación de tren?", voice: "es", speed: 130, in: directory, name: "spanish")
+        let glassesOut = directory.appendingPathComponent("glasses-speaker.wav")
+        let otherOut = directory.appendingPathComponent("other-hears.wav")
+        let emulator = try RunningProgram(aibuds, [
+            "emulator", "--profile", "glasses", "--name", "Conversation Glasses", "--listen", "127.0.0.1:0",
+            "--mic", english.path, "--speaker-out", glassesOut.path,
+        ], environment: environment)
+        defer { emulator.terminate() }
+        let listening = try await onOwnThread { emulator.readLine() } ?? ""
+        try #require(listening.hasPrefix("listening on udp://"), "the emulator printed '\(listening)'")
+        let address = listening.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "listening on ", with: "")
+
+        let converse = try RunningProgram(aibuds, [
+            "ai", "converse", "--device", address, "--other-input", spanish.path, "--other-output", otherOut.path,
+            "--provider", "offline", "--json",
+        ], environment: environment)
+        defer { converse.kill() }
+        var translations: [Int: String] = [:]
+        var heard: [Int: String] = [:]
+        while translations.count < 2 {
+            guard let line = try await onOwnThread({ converse.readLine() }) else { break }
+            guard let event = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let side = event["side"] as? Int, let text = event["text"] as? String
+            else { continue }
+            if event["event"] as? String == "transcript" { heard[side] = text }
+            if event["event"] as? String == "translatedSegment" { translations[side] = text }
+        }
+        converse.interrupt()
+        let ended = try await onOwnThread { converse.finish() }
+        #expect(ended.status == 0, "\(ended.err)")
+
+        // What each side said, and what the other was told (the words every run heard; robotic
+        // speech through two recognizers and Apertium loses some of the others).
+        func words(_ text: String?) -> Set<String> {
+            Set(AITranscript(text: (text ?? "").folding(options: .diacriticInsensitive, locale: nil)).words)
+        }
+        #expect(words(heard[0]).isSuperset(of: ["small", "room"]), "\(heard)")
+        #expect(words(heard[1]).isSuperset(of: ["donde", "esta", "estacion"]), "\(heard)")
+        #expect(words(translations[0]).isSuperset(of: ["sala", "pequena"]), "\(translations)")
+        #expect(words(translations[1]).isSuperset(of: ["where", "station"]) || words(translations[1]).isSuperset(of: ["where", "season"]), "\(translations)")
+
+        // The glasses' speaker said the English translation: Moonshine hears it there.
+        let played = try WAVFile.read(from: glassesOut)
+        #expect(played.duration > 1)
+        let check = directory.appendingPathComponent("played.wav")
+        try WAVFile.write(played, to: check)
+        let transcribed = try await runProgram(aibuds, ["ai", "transcribe", check.path, "--provider", "offline"], environment: environment)
+        #expect(words(transcribed.out).contains("where"), "the glasses played '\(transcribed.out)'")
+        // The other person heard the Spanish translation.
+        let told = try WAVFile.read(from: otherOut)
+        #expect(told.duration > 1, "\(told.duration) s")
+    }
+}
