@@ -12,6 +12,7 @@ struct BenchASRCommand: CLICommand {
     static let abstract = "Word error rate and real-time factor of the speech recognizers on generated speech."
     static let help = """
         usage: aibuds bench asr [--engines moonshine,pocketsphinx,whisper] [--sentences N] [--json]
+               aibuds bench asr --streaming [--sentences N] [--json]
 
         Makes a labelled set: N sentences (default 10) said by three espeak-ng voices (en-us,
         en-gb-x-rp, en-us+f3) at two speeds (150 and 190 words a minute), each clean and with white
@@ -24,6 +25,12 @@ struct BenchASRCommand: CLICommand {
           pocketsphinx  PocketSphinx with its US English model
           whisper       the OpenAI-compatible transcription server of AIBUDS_AI_TRANSCRIBE_URL or
                         AIBUDS_AI_BASE_URL (scripts/ai-servers.sh starts faster-whisper's), when set
+
+        With --streaming, each sentence (en-us, 150 words a minute, clean) plays in real time, as
+        a microphone delivers it, through the SDK's streaming ASR with Moonshine (a partial every
+        0.5 s of speech), and it prints the first-partial latency (from the start of speech to
+        the first partial transcript) and the final latency (from the end of speech to the final
+        transcript) at p50 and p95, and the final transcripts' word error rate.
         """
 
     static let sentences = [
@@ -45,6 +52,7 @@ struct BenchASRCommand: CLICommand {
     var engines: [String]
     var sentenceCount: Int
     var json: Bool
+    var streaming: Bool
 
     init(_ arguments: inout Arguments) throws {
         engines = (try arguments.option("--engines") ?? "moonshine,pocketsphinx,whisper").split(separator: ",").map(String.init)
@@ -56,6 +64,7 @@ struct BenchASRCommand: CLICommand {
             throw CommandFailure.usage("--sentences must be 1 to \(Self.sentences.count)")
         }
         json = arguments.flag("--json")
+        streaming = arguments.flag("--streaming")
     }
 
     struct Clip {
@@ -73,6 +82,7 @@ struct BenchASRCommand: CLICommand {
     }
 
     func run() async throws -> ExitCode {
+        if streaming { return try await runStreaming() }
         let clips = try await makeSet()
         let audioSeconds = clips.map { Double($0.audio.frameCount) / 16_000 }.reduce(0, +)
         CLI.printError("\(clips.count) clips, \(String(format: "%.0f", audioSeconds)) s of speech")
