@@ -22,6 +22,20 @@ enum AICommandSupport {
         try arguments.option("--provider")
     }
 
+    /// The options most `aibuds ai` commands share: the language spoken or written (`--language`,
+    /// default en), the provider (`--provider`) and `--json`.
+    struct CommonOptions {
+        var language: String
+        var provider: String?
+        var json: Bool
+
+        init(_ arguments: inout Arguments) throws {
+            language = try arguments.option("--language") ?? "en"
+            provider = try AICommandSupport.providerOption(&arguments)
+            json = arguments.flag("--json")
+        }
+    }
+
     /// Loads both providers and selects `name` (or the default).
     static func select(_ name: String?) throws {
         let environment = ProcessInfo.processInfo.environment

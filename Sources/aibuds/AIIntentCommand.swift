@@ -19,14 +19,10 @@ struct AIIntentCommand: CLICommand {
         """
 
     var text: String
-    var language: String
-    var provider: String?
-    var json: Bool
+    var options: AICommandSupport.CommonOptions
 
     init(_ arguments: inout Arguments) throws {
-        language = try arguments.option("--language") ?? "en"
-        provider = try AICommandSupport.providerOption(&arguments)
-        json = arguments.flag("--json")
+        options = try AICommandSupport.CommonOptions(&arguments)
         text = try arguments.positionals().joined(separator: " ")
     }
 
@@ -35,10 +31,10 @@ struct AIIntentCommand: CLICommand {
     }
 
     func run() async throws -> ExitCode {
-        try AICommandSupport.select(provider)
+        try AICommandSupport.select(options.provider)
         do {
-            let intent = try await AIBudsAISDK.recognizeIntent(text, language: language)
-            if json { try AICommandSupport.printJSONLine(intent) } else { CLI.say("\(intent)") }
+            let intent = try await AIBudsAISDK.recognizeIntent(text, language: options.language)
+            if options.json { try AICommandSupport.printJSONLine(intent) } else { CLI.say("\(intent)") }
             return .ok
         } catch {
             throw AICommandSupport.failure(error, "intent recognition failed")

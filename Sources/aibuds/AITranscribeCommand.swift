@@ -33,14 +33,10 @@ struct AITranscribeCommand: CLICommand {
     var device: String?
     var stream: Bool
     var partialInterval: Double
-    var language: String
-    var provider: String?
-    var json: Bool
+    var options: AICommandSupport.CommonOptions
 
     init(_ arguments: inout Arguments) throws {
-        language = try arguments.option("--language") ?? "en"
-        provider = try AICommandSupport.providerOption(&arguments)
-        json = arguments.flag("--json")
+        options = try AICommandSupport.CommonOptions(&arguments)
         stream = arguments.flag("--stream")
         device = try arguments.option("--device")
         let interval = try arguments.option("--partial-every") ?? "0.5"
@@ -70,13 +66,13 @@ struct AITranscribeCommand: CLICommand {
         if stream || device != nil { return try await runStreaming() }
         let audio: PCMAudio
         do { audio = try WAVFile.read(from: URL(fileURLWithPath: file ?? "")) } catch { throw CommandFailure.usage("\(error)") }
-        try AICommandSupport.select(provider)
+        try AICommandSupport.select(options.provider)
         do {
             let clock = ContinuousClock()
             let start = clock.now
-            let transcript = try await AIBudsAISDK.recognizeVoice(audio, language: language)
+            let transcript = try await AIBudsAISDK.recognizeVoice(audio, language: options.language)
             let seconds = (clock.now - start) / .seconds(1)
-            if json {
+            if options.json {
                 try AICommandSupport.printJSONLine(Report(
                     text: transcript.text, language: transcript.language, audioSeconds: audio.duration,
                     processingSeconds: seconds, realTimeFactor: audio.duration > 0 ? seconds / audio.duration : 0))
@@ -91,16 +87,16 @@ struct AITranscribeCommand: CLICommand {
 
     /// The streaming form: a streaming ASR session on the file (in real time) or the microphone.
     private func runStreaming() async throws -> ExitCode {
-        try AICommandSupport.select(provider)
+        try AICommandSupport.select(options.provider)
         var connection: AIDeviceConnection?
         if let device { connection = try await AIDeviceConnection.open(device) }
         let source: any AIAudioSource = try connection?.source ?? AICommandSupport.source(input: file, realTime: true)
         do {
             let session = try await AIBudsAISDK.startStreamingASR(
-                parameters: AISessionParameters(language: language, partialResultInterval: partialInterval), source: source)
+                parameters: AISessionParameters(language: options.language, partialResultInterval: partialInterval), source: source)
             let interrupt = MediaInterrupt { session.stop() }
             defer { interrupt.remove() }
-            _ = try await AICommandSupport.follow(session, json: json)
+            _ = try await AICommandSupport.follow(session, json: options.json)
             await connection?.close()
             return .ok
         } catch {

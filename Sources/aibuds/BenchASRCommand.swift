@@ -119,9 +119,7 @@ struct BenchASRCommand: CLICommand {
                 var rows: [Row]
                 var peakResidentMB: Double
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            CLI.sayJSON(try encoder.encode(Report(rows: rows, peakResidentMB: peak)))
+            try DeviceCommandSupport.printJSON(Report(rows: rows, peakResidentMB: peak))
         } else {
             CLI.say("engine        noise   clips   WER     RTF")
             for row in rows {

@@ -64,9 +64,7 @@ extension BenchASRCommand {
             finalP50: percentile(finals, 0.5), finalP95: percentile(finals, 0.95), wer: Double(errors) / Double(max(1, words)),
             peakResidentMB: SpeechClips.peakMemoryMiB)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            CLI.sayJSON(try encoder.encode(report))
+            try DeviceCommandSupport.printJSON(report)
         } else {
             CLI.say(String(format: "first partial  p50 %.2f s  p95 %.2f s  (from the start of speech)", report.firstPartialP50, report.firstPartialP95))
             CLI.say(String(format: "final          p50 %.2f s  p95 %.2f s  (from the end of speech)", report.finalP50, report.finalP95))

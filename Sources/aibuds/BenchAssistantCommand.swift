@@ -174,9 +174,7 @@ struct BenchAssistantCommand: CLICommand {
             falseWakesPerHour: meetingSeconds > 0 ? Double(falseWakes) / meetingSeconds * 3600 : 0,
             realTimeFactor: busy / .seconds(1) / (commandAudio + meetingSeconds), peakResidentMB: SpeechClips.peakMemoryMiB)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            CLI.sayJSON(try encoder.encode(report))
+            try DeviceCommandSupport.printJSON(report)
         } else {
             CLI.say("recognizer          \(report.recognizer)")
             CLI.say(String(format: "wake heard          %d of %d (%.1f%%)", report.wakesHeard, report.commandsSaid, percent(report.wakesHeard, report.commandsSaid)))

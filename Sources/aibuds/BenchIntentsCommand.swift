@@ -130,9 +130,7 @@ struct BenchIntentsCommand: CLICommand {
             rows.append(row)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            CLI.sayJSON(try encoder.encode(rows))
+            try DeviceCommandSupport.printJSON(rows)
         } else {
             CLI.say("provider  requests  action right  action and slots  failed  median     worst")
             for row in rows {
