@@ -1,5 +1,4 @@
 @testable import AIBuds
-import AIBudsAllInOne
 import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsLog
@@ -393,13 +392,6 @@ extension SDKTests {
             for _ in 0..<5 { _ = try await info.requestQueryBatteryStatus() }
             #expect(clock.now - start >= .milliseconds(400))
             await device.disconnectAndWait()
-        }
-
-        @Test func allInOneRegistersTheDefaultPluginOnce() {
-            #expect(AIBudsAllInOne.initialize(configuration: fixture.configuration()))
-            #expect(AIBudsSDK.plugins.first is SMPConnectSDK)
-            #expect(!AIBudsAllInOne.initialize())
-            fixture.remove()
         }
     }
 }
