@@ -237,7 +237,7 @@ let package = Package(
         .testTarget(name: "AIBudsFilesTests", dependencies: ["AIBudsFiles"]),
         .testTarget(name: "AIBudsProcessTests", dependencies: ["AIBudsProcess", "AIBudsSync"]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog", "AIBudsTestKit"]),
-        .testTarget(name: "AIBudsCBORTests", dependencies: ["AIBudsCBOR", "AIBudsDigest", "AIBudsWire"]),
+        .testTarget(name: "AIBudsCBORTests", dependencies: ["AIBudsCBOR", "AIBudsDigest", "AIBudsWire", "AIBudsEmulator"]),
         .testTarget(name: "AIBudsHTTPWireTests", dependencies: ["AIBudsHTTPWire"]),
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsCBOR", "AIBudsWire", "AIBudsDigest"]),
         .testTarget(name: "AIBudsDigestTests", dependencies: ["AIBudsDigest"]),
@@ -282,7 +282,7 @@ let package = Package(
             "AIBudsProcess", "AIBudsStabilization", "AIBudsImport",
         ]),
         .testTarget(name: "AIBudsSyntheticVideoTests", dependencies: ["AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsTestKit"]),
-        .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio", "AIBudsProcess", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio", "AIBudsEmulator", "AIBudsProcess", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsLiveStreamTests", dependencies: [
             "AIBudsSync", "AIBudsWire", "AIBudsNet", "AIBudsFoundation", "AIBudsEmulator", "AIBudsTestKit",
             "AIBudsLiveCamera", "AIBudsLiveStream",
