@@ -241,7 +241,7 @@ let package = Package(
         .testTarget(name: "AIBudsFilesTests", dependencies: ["AIBudsFiles"]),
         .testTarget(name: "AIBudsProcessTests", dependencies: ["AIBudsProcess", "AIBudsSync"]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog", "AIBudsTestKit"]),
-        .testTarget(name: "AIBudsCBORTests", dependencies: ["AIBudsCBOR", "AIBudsDigest", "AIBudsWire"]),
+        .testTarget(name: "AIBudsCBORTests", dependencies: ["AIBudsCBOR", "AIBudsDigest", "AIBudsWire", "AIBudsEmulator"]),
         .testTarget(name: "AIBudsHTTPWireTests", dependencies: ["AIBudsHTTPWire"]),
         .testTarget(name: "AIBudsWireTests", dependencies: ["AIBudsCBOR", "AIBudsWire", "AIBudsDigest"]),
         .testTarget(name: "AIBudsDigestTests", dependencies: ["AIBudsDigest"]),
@@ -267,8 +267,7 @@ let package = Package(
         .testTarget(name: "AIBudsS3Tests", dependencies: ["AIBudsS3", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsSMPTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsCBOR", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet",
-            "AIBudsSMPClient", "AIBuds", "AIBudsImport", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsAudio", "AIBudsEmulator", "AIBudsAllInOne",
-            "AIBudsTestKit",
+            "AIBudsSMPClient", "AIBuds", "AIBudsImport", "AIBudsSMP", "AIBudsSMPAudio", "AIBudsAudio", "AIBudsEmulator", "AIBudsTestKit",
         ]),
         .testTarget(name: "AIBudsBlueZTests", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
@@ -278,15 +277,21 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsCBOR", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsSMPClient", "AIBuds",
             "AIBudsSMP", "AIBudsEmulator", "TopStepComKit", "AIBudsAllInOne", "AIBudsTestKit",
         ]),
+        .testTarget(name: "AIBudsAllInOneTests", dependencies: [
+            "AIBuds", "AIBudsAISDK", "AIBudsAllInOne", "AIBudsBlueZ", "AIBudsCrashReporter", "AIBudsImport", "AIBudsLog", "AIBudsLogStore", "AIBudsSMP",
+            "AIBudsStabilization", "AIBudsSync", "AIBudsTestKit", "AIBudsXLFacility",
+        ]),
         .testTarget(name: "AIBudsStabilizationTests", dependencies: [
-            "AIBudsSync", "AIBudsFoundation", "AIBuds", "AIBudsAllInOne", "AIBudsTestKit", "AIBudsSyntheticVideo", "AIBudsEmulator",
+            "AIBudsSync", "AIBudsFoundation", "AIBuds", "AIBudsTestKit", "AIBudsSyntheticVideo", "AIBudsEmulator",
             "AIBudsProcess", "AIBudsStabilization", "AIBudsImport",
         ]),
-        .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio", "AIBudsProcess", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsSyntheticVideoTests", dependencies: ["AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio", "AIBudsEmulator", "AIBudsProcess", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsLiveStreamTests", dependencies: [
             "AIBudsSync", "AIBudsWire", "AIBudsNet", "AIBudsFoundation", "AIBudsEmulator", "AIBudsTestKit",
             "AIBudsLiveCamera", "AIBudsLiveStream",
         ]),
+        .testTarget(name: "AIBudsLiveCameraTests", dependencies: ["AIBudsEmulator", "AIBudsLiveCamera", "AIBudsTestKit", "AIBudsWire"]),
         .testTarget(name: "AIBudsSQLiteTests", dependencies: ["AIBudsSQLite"]),
         .testTarget(name: "AIBudsJournalTests", dependencies: ["AIBudsJournal", "AIBudsLog", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsXLFacilityTests", dependencies: [

@@ -42,9 +42,11 @@ scripts/example.sh
 # nginx, the local AI servers, Chromium, SeaweedFS, the fleet's emulators) take the cores for
 # seconds at a time and block threads of their own; each runs last in a process of its own
 # (together in one process they starved Swift concurrency's two threads and stalled).
-compute=(AIBudsStabilizationTests AIBudsAudioTests Firmware Ota)
+# AIBudsAllInOneTests runs alone too: it installs the crash handler and reconfigures the log and
+# the AI side of its process.
+compute=(AIBudsStabilizationTests AIBudsSyntheticVideoTests AIBudsAudioTests Firmware Ota)
 # The AI side's targets share one process: they start the local AI servers once between them.
-heavy=(AIBudsLiveStreamTests "AIBudsAITests|AIBudsAISDKTests|AIBudsOpenAITests|AIBudsOfflineAITests" VoiceAssistantDeviceTests AIBudsAIDashboardTests AIBudsCrashReporterTests FleetImportTests FleetCLITests
+heavy=(AIBudsLiveStreamTests AIBudsLiveCameraTests AIBudsAllInOneTests "AIBudsAITests|AIBudsAISDKTests|AIBudsOpenAITests|AIBudsOfflineAITests" VoiceAssistantDeviceTests AIBudsAIDashboardTests AIBudsCrashReporterTests FleetImportTests FleetCLITests
   S3ImportTests AIAudioPath)
 # Each test run has a watchdog: past its limit it prints where the tests' tasks are blocked and
 # fails, rather than running into CI's own limit without a word.

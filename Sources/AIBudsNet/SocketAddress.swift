@@ -125,4 +125,10 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
         }
         return result == 0 ? SocketAddress(storage: storage) : nil
     }
+
+    /// The address a socket was just bound to (its port chosen by the system when 0 was asked).
+    static func bound(socket fd: Int32) throws -> SocketAddress {
+        guard let bound = of(socket: fd, peer: false) else { throw NetError.posix(.bindFailed, "getsockname") }
+        return bound
+    }
 }

@@ -26,10 +26,7 @@ public final class TCPListener: Sendable {
                 _ = try NetError.checking(.bindFailed, "bind \(address)", "bind") { bind(fd, target, length) }
             }
             _ = try NetError.checking(.listenFailed, "listen on \(address)", "listen") { listen(fd, backlog) }
-            guard let bound = SocketAddress.of(socket: fd, peer: false) else {
-                throw NetError.posix(.bindFailed, "getsockname")
-            }
-            self.localAddress = bound
+            self.localAddress = try SocketAddress.bound(socket: fd)
         } catch {
             SystemCall.closeIgnoringErrors(fd)
             throw error

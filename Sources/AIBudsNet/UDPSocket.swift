@@ -65,10 +65,7 @@ public final class UDPSocket: Sendable {
                     _ = try NetError.checking(.connectFailed, "connect to \(remote)", "connect") { Glibc.connect(fd, target, length) }
                 }
             }
-            guard let bound = SocketAddress.of(socket: fd, peer: false) else {
-                throw NetError.posix(.bindFailed, "getsockname")
-            }
-            self.localAddress = bound
+            self.localAddress = try SocketAddress.bound(socket: fd)
         } catch {
             SystemCall.closeIgnoringErrors(fd)
             throw error

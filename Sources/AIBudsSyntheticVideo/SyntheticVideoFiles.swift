@@ -54,6 +54,9 @@ public enum SyntheticVideoFiles {
         try FFmpegError.check(av_frame_get_buffer(frame, 0), "buffer")
         func drain() throws {
             while avcodec_receive_packet(encoder, packet) >= 0 {
+                // Each frame lasts one frame time: without a duration the MP4 muxer gives the last
+                // sample none, and decoders honouring the edit list drop it.
+                packet.pointee.duration = 1
                 av_packet_rescale_ts(packet, encoder.pointee.time_base, stream.pointee.time_base)
                 packet.pointee.stream_index = stream.pointee.index
                 try FFmpegError.check(av_interleaved_write_frame(context, packet), "write")

@@ -1,3 +1,4 @@
+import AIBudsNet
 import AIBudsSMPClient
 import AIBudsSync
 import AIBudsWire
@@ -78,8 +79,8 @@ public final class InMemoryTransport: SMPTransport {
         onFailure: @escaping @Sendable (any Error) -> Void
     ) throws {
         try state.withLock { state in
-            guard !state.closed else { throw InMemoryTransportError(.closed, "the transport is closed") }
-            guard state.onReceive == nil else { throw InMemoryTransportError(.alreadyStarted, "start was called twice") }
+            guard !state.closed else { throw NetError(.closed, "the transport is closed") }
+            guard state.onReceive == nil else { throw NetError(.socketFailed, "start was called twice") }
             state.onReceive = onReceive
         }
     }
@@ -92,12 +93,13 @@ public final class InMemoryTransport: SMPTransport {
         return stream
     }
 
-    /// Sends a datagram to the peer (or server), which may lose or delay it as the link says.
+    /// Sends a datagram to the peer (or server), which may lose or delay it as the link says; a
+    /// closed transport or a datagram over the MTU throws the `NetError` a UDP socket throws.
     public func send(_ datagram: Data) throws {
         let (index, peer) = try state.withLock { state -> (Int, InMemoryTransport?) in
-            guard !state.closed else { throw InMemoryTransportError(.closed, "the transport is closed") }
+            guard !state.closed else { throw NetError(.closed, "the transport is closed") }
             guard datagram.count <= mtu else {
-                throw InMemoryTransportError(.tooLarge, "a \(datagram.count)-byte datagram exceeds the MTU of \(mtu)")
+                throw NetError(.writeFailed, "a \(datagram.count)-byte datagram exceeds the MTU of \(mtu)", errno: EMSGSIZE)
             }
             state.sent.append(datagram)
             return (state.next(.outbound), state.peer)
@@ -216,31 +218,4 @@ public struct InMemoryLink: Sendable {
             },
             duplicate: duplicate, delay: delay)
     }
-}
-
-/// Why an in-memory transport refused to send.
-public struct InMemoryTransportError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The kind of refusal.
-    public enum Code: Sendable, Equatable {
-        /// The transport was closed.
-        case closed
-        /// `start` was called a second time.
-        case alreadyStarted
-        /// The datagram is larger than the transport's MTU.
-        case tooLarge
-    }
-
-    /// The kind of refusal.
-    public var code: Code
-    /// What happened, in words.
-    public var message: String
-
-    /// Creates a refusal of kind `code`, with `message` saying what happened.
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    /// The message.
-    public var description: String { message }
 }

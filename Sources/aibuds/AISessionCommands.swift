@@ -125,8 +125,7 @@ struct AIRecordCommand: CLICommand {
     var directory: String
 
     init(_ arguments: inout Arguments) throws {
-        guard let directory = try arguments.option("--to") else { throw CommandFailure.usage("--to DIR is required") }
-        self.directory = directory
+        directory = try arguments.required("--to", "DIR")
         options = try AISessionOptions(&arguments)
         try arguments.finish()
     }
@@ -191,8 +190,7 @@ struct AIInterpretCommand: CLICommand {
 
     init(_ arguments: inout Arguments) throws {
         let from = try arguments.option("--from")
-        guard let target = try arguments.option("--to") else { throw CommandFailure.usage("--to LANG is required") }
-        self.target = target
+        target = try arguments.required("--to", "LANG")
         speakTo = try arguments.option("--speak-to")
         options = try AISessionOptions(&arguments)
         if let from { options.language = from }

@@ -27,8 +27,7 @@ struct AITranslateCommand: CLICommand {
 
     init(_ arguments: inout Arguments) throws {
         from = try arguments.option("--from") ?? "en"
-        guard let to = try arguments.option("--to") else { throw CommandFailure.usage("--to is required") }
-        self.to = to
+        to = try arguments.required("--to")
         provider = try AICommandSupport.providerOption(&arguments)
         json = arguments.flag("--json")
         text = try arguments.positionals().joined(separator: " ")

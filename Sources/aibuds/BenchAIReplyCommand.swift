@@ -38,7 +38,7 @@ struct BenchAIReplyCommand: CLICommand {
     let json: Bool
 
     init(_ arguments: inout Arguments) throws {
-        guard let input = try arguments.option("--input") else { throw CommandFailure.usage("--input QUESTION.wav is required") }
+        let input = try arguments.required("--input", "QUESTION.wav")
         self.input = URL(fileURLWithPath: input)
         runs = try arguments.number("--runs") ?? 5
         let name = try arguments.option("--link") ?? "ble"

@@ -78,6 +78,15 @@ struct Arguments {
         return value
     }
 
+    /// Removes `--name VALUE` (or `--name=VALUE`) and returns the value; a usage error names the
+    /// option (with `placeholder`, `--to DIR is required`) when it is missing.
+    mutating func required(_ name: String, _ placeholder: String? = nil) throws -> String {
+        guard let value = try option(name) else {
+            throw CommandFailure.usage("\(name)\(placeholder.map { " \($0)" } ?? "") is required")
+        }
+        return value
+    }
+
     /// Removes every `--name VALUE` and returns the values in order.
     mutating func options(_ name: String) throws -> [String] {
         var values: [String] = []

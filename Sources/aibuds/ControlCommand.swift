@@ -45,8 +45,7 @@ struct ControlCommand: CLICommand {
     var words: [String]
 
     init(_ arguments: inout Arguments) throws {
-        guard let device = try arguments.option("--device") else { throw CommandFailure.usage("--device is required") }
-        self.device = device
+        device = try arguments.required("--device")
         json = arguments.flag("--json")
         words = try arguments.positionals()
     }

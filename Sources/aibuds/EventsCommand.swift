@@ -26,8 +26,7 @@ struct EventsCommand: CLICommand {
     var count: Int?
 
     init(_ arguments: inout Arguments) throws {
-        guard let device = try arguments.option("--device") else { throw CommandFailure.usage("--device is required") }
-        self.device = device
+        device = try arguments.required("--device")
         json = arguments.flag("--json")
         count = try arguments.number("--count")
     }

@@ -19,8 +19,7 @@ struct FirmwareConfirmCommand: CLICommand {
     let hash: Data?
 
     init(_ arguments: inout Arguments) throws {
-        guard let device = try arguments.option("--device") else { throw CommandFailure.usage("--device is required") }
-        self.device = device
+        device = try arguments.required("--device")
         let words = try arguments.positionals()
         guard words.count <= 1 else { throw CommandFailure.usage("give at most one hash") }
         hash = try words.first.map(Firmware.hash)

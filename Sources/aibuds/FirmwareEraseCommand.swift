@@ -19,8 +19,7 @@ struct FirmwareEraseCommand: CLICommand {
     let image: Int
 
     init(_ arguments: inout Arguments) throws {
-        guard let device = try arguments.option("--device") else { throw CommandFailure.usage("--device is required") }
-        self.device = device
+        device = try arguments.required("--device")
         image = try arguments.number("--image") ?? 0
     }
 

@@ -20,8 +20,7 @@ struct FirmwareStateCommand: CLICommand {
     let json: Bool
 
     init(_ arguments: inout Arguments) throws {
-        guard let device = try arguments.option("--device") else { throw CommandFailure.usage("--device is required") }
-        self.device = device
+        device = try arguments.required("--device")
         json = arguments.flag("--json")
     }
 

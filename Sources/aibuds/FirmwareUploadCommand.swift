@@ -36,8 +36,7 @@ struct FirmwareUploadCommand: CLICommand {
     let window: Int?
 
     init(_ arguments: inout Arguments) throws {
-        guard let device = try arguments.option("--device") else { throw CommandFailure.usage("--device is required") }
-        self.device = device
+        device = try arguments.required("--device")
         image = try arguments.number("--image") ?? 0
         window = try arguments.number("--window")
         test = arguments.flag("--test")

@@ -22,8 +22,7 @@ struct InfoCommand: CLICommand {
     var json: Bool
 
     init(_ arguments: inout Arguments) throws {
-        guard let device = try arguments.option("--device") else { throw CommandFailure.usage("--device is required") }
-        self.device = device
+        device = try arguments.required("--device")
         json = arguments.flag("--json")
     }
 

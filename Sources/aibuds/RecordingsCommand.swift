@@ -12,8 +12,7 @@ enum Recordings {
 
     /// Reads the required `--device` option.
     static func deviceOption(_ arguments: inout Arguments) throws -> String {
-        guard let device = try arguments.option("--device") else { throw CommandFailure.usage("--device is required") }
-        return device
+        try arguments.required("--device")
     }
 
     /// Connects to the device that `spec` names (as the media commands do) and binds the TopStep

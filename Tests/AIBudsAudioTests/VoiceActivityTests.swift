@@ -1,4 +1,5 @@
 import AIBudsAudio
+import AIBudsEmulator
 import AIBudsTestKit
 import Foundation
 import Testing
@@ -14,7 +15,7 @@ import Testing
     private func makeClip(snr: Double) async throws -> Clip {
         var samples: [Int16] = []
         var labels: [Bool] = []
-        var generator = SeededGenerator(seed: 7)
+        var generator = SeededRandom(seed: 7)
         for sentence in ["Remind me to buy bread on the way home", "What time does the museum open tomorrow",
                          "Translate good morning into French please"] {
             let gap = 16_000 * Int.random(in: 6...14, using: &generator) / 10 / 160 * 160
@@ -98,19 +99,6 @@ import Testing
         let silero = try SileroVoiceActivityDetector()
         #expect(throws: AudioError.self) { try silero.probability([Int16](repeating: 0, count: 100)[...]) }
         #expect(try silero.probability([Int16](repeating: 0, count: 512)[...]) < 0.1)
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for reproducible clips.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

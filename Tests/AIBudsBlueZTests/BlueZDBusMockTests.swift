@@ -13,28 +13,11 @@ import Testing
     private static let python = URL(fileURLWithPath: "/usr/bin/python3")
 
     @Test func scanFindsSMPDevicesOfTheMockAndSkipsOthers() async throws {
-        let bus = try await onOwnThread { try PrivateBus() }
-        let daemon = try RunningProgram(Self.python, ["-m", "dbusmock", "--template", "bluez5", "--system"],
-                                        environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
-        let address = bus.address
-        let connection = try await onOwnThread { try DBusConnection(address: address) }
-        do {
-            try await check(bus, connection)
-        } catch {
-            Issue.record(error)
-        }
-        connection.close()
-        daemon.terminate()
-        try await onOwnThread { bus.stop() }
+        try await withMock { bus, connection in try await check(bus, connection) }
     }
 
     @Test func pairingThroughTheMocksDevice1Pair() async throws {
-        let bus = try await onOwnThread { try PrivateBus() }
-        let daemon = try RunningProgram(Self.python, ["-m", "dbusmock", "--template", "bluez5", "--system"],
-                                        environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
-        let address = bus.address
-        let connection = try await onOwnThread { try DBusConnection(address: address) }
-        do {
+        try await withMock { bus, connection in
             try await waitForTheMock(connection)
             _ = try await mock(connection, "/", "org.bluez.Mock", "AddAdapter", [.string("hci0"), .string("aibuds-test")])
             _ = try await mock(connection, "/", "org.bluez.Mock", "AddDevice",
@@ -50,6 +33,19 @@ import Testing
             // A device BlueZ does not know.
             let unknown = await #expect(throws: AIBudsError.self) { try await plugin.pair(address: "C0:FF:EE:00:00:99") }
             #expect(unknown?.code == .peripheralUnavailable)
+        }
+    }
+
+    /// Runs `body` against python-dbusmock's BlueZ template on a private bus, recording what it
+    /// throws; stops the mock and the bus after.
+    private func withMock(_ body: (PrivateBus, DBusConnection) async throws -> Void) async throws {
+        let bus = try await onOwnThread { try PrivateBus() }
+        let daemon = try RunningProgram(Self.python, ["-m", "dbusmock", "--template", "bluez5", "--system"],
+                                        environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        let address = bus.address
+        let connection = try await onOwnThread { try DBusConnection(address: address) }
+        do {
+            try await body(bus, connection)
         } catch {
             Issue.record(error)
         }

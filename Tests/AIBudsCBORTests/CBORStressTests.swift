@@ -1,4 +1,5 @@
 import AIBudsCBOR
+import AIBudsEmulator
 import AIBudsWire
 import Foundation
 import Testing
@@ -6,18 +7,6 @@ import Testing
 /// A deterministic random-input check of the decoders, so `swift test` covers hostile input even
 /// where libFuzzer (scripts/fuzz.sh) does not run.
 @Suite struct CBORStressTests {
-    /// A small deterministic generator (SplitMix64).
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let seeds: [[UInt8]] = [
         hex("a2636f666600646e616d65682f6d656469612f61"),
         ([
@@ -28,7 +17,7 @@ import Testing
     ]
 
     @Test func mutatedInputNeverCrashesAndAcceptedInputReencodesStably() {
-        var random = SplitMix(state: 0xA1B0_D5)
+        var random = SeededRandom(seed: 0xA1B0_D5)
         var accepted = 0
         for round in 0..<20_000 {
             var bytes = Self.seeds[round % Self.seeds.count]

@@ -13,11 +13,7 @@ struct LivePushTests {
         let nginx = try await RTMPServer()
         let emulator = try LiveEmulator(link: .wifi)
         defer { emulator.stop() }
-        let url = try emulator.start("rtsp")
-        let puller = try LiveStreamPuller(url: url, configuration: .init(decodes: false))
-        let pusher = try LiveStreamPusher(from: puller, to: nginx.url)
-        pusher.start()
-        puller.start()
+        let (puller, pusher) = try startPush(from: emulator, to: nginx)
         try await eventually("90 frames pushed") { pusher.statistics.sent >= 90 }
         puller.stop()
         try await onOwnThread { pusher.stop(drain: true) }
@@ -39,11 +35,7 @@ struct LivePushTests {
         let nginx = try await RTMPServer()
         let emulator = try LiveEmulator()
         defer { emulator.stop() }
-        let url = try emulator.start("rtsp")
-        let puller = try LiveStreamPuller(url: url, configuration: .init(decodes: false))
-        let pusher = try LiveStreamPusher(from: puller, to: nginx.url)
-        pusher.start()
-        puller.start()
+        let (puller, pusher) = try startPush(from: emulator, to: nginx)
         try await eventually("45 frames pushed") { pusher.statistics.sent >= 45 }
         await nginx.stop()
         try await nginx.start()
@@ -103,5 +95,14 @@ struct LivePushTests {
         #expect(emulator.device.workState == .btOrBleConnectedIdle)
         try await eventually("the puller to give up") { log.ended != nil }
         #expect(log.ended??.kind == .unreachable)
+    }
+
+    /// Starts the emulator's RTSP stream, pulled without decoding and pushed to `nginx`.
+    private func startPush(from emulator: LiveEmulator, to nginx: RTMPServer) throws -> (LiveStreamPuller, LiveStreamPusher) {
+        let puller = try LiveStreamPuller(url: try emulator.start("rtsp"), configuration: .init(decodes: false))
+        let pusher = try LiveStreamPusher(from: puller, to: nginx.url)
+        pusher.start()
+        puller.start()
+        return (puller, pusher)
     }
 }

@@ -173,33 +173,3 @@ struct LiveTestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// The burned-in stamps of every frame of a video file, as FFmpeg's `ffmpeg` program decodes it
-/// (raw 8-bit gray frames), in order; nil for a frame whose pattern does not read.
-func decodedStamps(of file: URL, width: Int, height: Int) async throws -> [LiveFrameStamp?] {
-    let raw = file.deletingPathExtension().appendingPathExtension("gray")
-    let result = try await runProgram(URL(fileURLWithPath: "/usr/bin/ffmpeg"), [
-        "-v", "error", "-y", "-i", file.path, "-vsync", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", raw.path,
-    ])
-    guard result.status == 0 else { throw LiveTestFailure("ffmpeg could not decode \(file.path): \(result.err)") }
-    let data = try Data(contentsOf: raw)
-    let size = width * height
-    return data.withUnsafeBytes { bytes in
-        stride(from: 0, to: data.count - size + 1, by: size).map { offset in
-            LiveFrameStampPattern.read(
-                luma: bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: UInt8.self), stride: width, width: width,
-                height: height)
-        }
-    }
-}
-
-/// `ffprobe`'s count of the video frames in `file`.
-func probedFrameCount(of file: URL) async throws -> Int {
-    let result = try await runProgram(URL(fileURLWithPath: "/usr/bin/ffprobe"), [
-        "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0",
-        file.path,
-    ])
-    guard result.status == 0, let count = Int(result.out.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-        throw LiveTestFailure("ffprobe could not count the frames of \(file.path): \(result.err)")
-    }
-    return count
-}

@@ -97,19 +97,15 @@ import Testing
     @Test func aListPageReadsAlikeAsARawMapAndAsATypedResponse() async throws {
         // The typed request reads the page straight from its bytes; a raw request gets the map.
         let files: [MediaSeed] = (0..<5).map { .generated("f\($0).jpg", type: .image, size: 100 + $0) }
-        let device = try LoopbackEmulator(files: files)
-        defer { device.stop() }
         // Both reads should see the same list, digests included.
-        let store = device.emulator.device.store
-        try await waitUntilDigestsListed(store)
-        let client = try SMPClient(transport: UDPTransport(address: device.address))
-        defer { client.close() }
-        let typed = try await client.send(MediaListRequest(off: 0, limit: 10))
-        let raw = try await client.send(group: MediaListRequest.group, command: MediaListRequest.command, operation: .read, payload: ["off": 0, "limit": 10])
-        #expect(typed.files.map(\.name) == files.indices.map { "f\($0).jpg" })
-        #expect(raw["total"] == .unsigned(5) && raw["generation"] == .unsigned(typed.generation))
-        #expect(try CBORDecoder().decode(MediaListResponse.self, from: raw) == typed)
-        #expect(typed.files.allSatisfy { $0.sha256?.count == 32 })
+        try await withHashedEmulator(files) { _, client in
+            let typed = try await client.send(MediaListRequest(off: 0, limit: 10))
+            let raw = try await client.send(group: MediaListRequest.group, command: MediaListRequest.command, operation: .read, payload: ["off": 0, "limit": 10])
+            #expect(typed.files.map(\.name) == files.indices.map { "f\($0).jpg" })
+            #expect(raw["total"] == .unsigned(5) && raw["generation"] == .unsigned(typed.generation))
+            #expect(try CBORDecoder().decode(MediaListResponse.self, from: raw) == typed)
+            #expect(typed.files.allSatisfy { $0.sha256?.count == 32 })
+        }
     }
 
     @Test func twoThousandFilesAreListedIntactInLargeFrames() async throws {
@@ -135,16 +131,23 @@ import Testing
             .generated(String(format: "b%03d-", $0) + String(repeating: "x", count: 120) + ".mp4", type: .video, size: 700)
         }
         let files = short + long
+        try await withHashedEmulator(files) { store, client in
+            let listing = try await client.mediaListing(type: nil)
+            #expect(listing.files.map(\.name) == store.list().map(\.name.text))
+            #expect(listing.files.map { $0.sha256.map(Array.init) } == store.list().map(\.sha256))
+            #expect(listing.files.allSatisfy { $0.sha256?.count == 32 })
+            #expect(try await client.mediaListing(type: 1 /* image */).files.count == 30)
+        }
+    }
+
+    /// Runs `body` with an emulator holding `files`, each hashed, and an SMP client of it over UDP;
+    /// stops both after.
+    private func withHashedEmulator(_ files: [MediaSeed], _ body: (MediaStore, SMPClient) async throws -> Void) async throws {
         let device = try LoopbackEmulator(files: files)
         defer { device.stop() }
-        let store = device.emulator.device.store
-        try await waitUntilDigestsListed(store)
+        try await waitUntilDigestsListed(device.emulator.device.store)
         let client = try SMPClient(transport: UDPTransport(address: device.address))
         defer { client.close() }
-        let listing = try await client.mediaListing(type: nil)
-        #expect(listing.files.map(\.name) == store.list().map(\.name.text))
-        #expect(listing.files.map { $0.sha256.map(Array.init) } == store.list().map(\.sha256))
-        #expect(listing.files.allSatisfy { $0.sha256?.count == 32 })
-        #expect(try await client.mediaListing(type: 1 /* image */).files.count == 30)
+        try await body(device.emulator.device.store, client)
     }
 }

@@ -95,10 +95,7 @@ import Testing
         let clock = ManualClock()
         let transport = InMemoryTransport(link: .losing(.outbound, [0]), clock: clock) { datagram in
             guard let request = try? SMPPacket.decode(datagram), let map = try? request.payloadMap() else { return [] }
-            let header = request.header.response(length: 0)
-            return [SMPPacket(operation: header.operation, version: header.version, group: header.group,
-                              sequence: header.sequence, command: header.command,
-                              cbor: ["r": map["d"] ?? .null]).encoded()]
+            return [request.answer(["r": map["d"] ?? .null]).encoded()]
         }
         let client = try SMPClient(transport: transport, clock: clock)
         let task = Task { try await client.send(TestEcho(d: "again")) }
@@ -113,9 +110,7 @@ import Testing
         let clock = ManualClock()
         let transport = InMemoryTransport(link: .losing(.inbound, [0]), clock: clock) { datagram in
             guard let request = try? SMPPacket.decode(datagram) else { return [] }
-            let header = request.header.response(length: 0)
-            return [SMPPacket(operation: header.operation, version: header.version, group: header.group,
-                              sequence: header.sequence, command: header.command, cbor: ["r": "ok"]).encoded()]
+            return [request.answer(["r": "ok"]).encoded()]
         }
         let client = try SMPClient(transport: transport, clock: clock)
         let task = Task { try await client.send(TestEcho(d: "a")) }
@@ -128,9 +123,7 @@ import Testing
         let clock = ManualClock()
         let transport = InMemoryTransport(link: InMemoryLink(delay: .milliseconds(30)), clock: clock) { datagram in
             guard let request = try? SMPPacket.decode(datagram) else { return [] }
-            let header = request.header.response(length: 0)
-            return [SMPPacket(operation: header.operation, version: header.version, group: header.group,
-                              sequence: header.sequence, command: header.command, cbor: ["r": "late"]).encoded()]
+            return [request.answer(["r": "late"]).encoded()]
         }
         let client = try SMPClient(transport: transport, clock: clock)
         let task = Task { try await client.send(TestEcho(d: "a")) }

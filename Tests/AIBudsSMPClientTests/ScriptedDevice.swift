@@ -36,11 +36,7 @@ final class ScriptedDevice: Sendable {
 
     /// Answers `request` with `payload` (its header mirrored, `op + 1`), optionally as another version.
     func reply(to request: SMPPacket, _ payload: CBOR, version: SMPVersion? = nil) throws {
-        var header = request.header.response(length: 0)
-        if let version { header.version = version }
-        let packet = SMPPacket(operation: header.operation, version: header.version, group: header.group,
-                               sequence: header.sequence, command: header.command, cbor: payload)
-        try transport.send(packet.encoded())
+        try transport.send(request.answer(payload, version: version).encoded())
     }
 
     /// Sends raw bytes to the client.
@@ -75,5 +71,16 @@ func smpFailure<T>(_ body: () async throws -> T) async -> SMPError? {
         return nil
     } catch {
         return error as? SMPError
+    }
+}
+
+extension SMPPacket {
+    /// The device's answer to this request carrying `payload`: its group, command and sequence
+    /// number, in `version` when given (else the request's).
+    func answer(_ payload: CBOR, version: SMPVersion? = nil) -> SMPPacket {
+        var header = self.header.response(length: 0)
+        if let version { header.version = version }
+        return SMPPacket(operation: header.operation, version: header.version, group: header.group,
+                         sequence: header.sequence, command: header.command, cbor: payload)
     }
 }

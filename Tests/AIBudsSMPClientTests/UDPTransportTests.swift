@@ -28,10 +28,7 @@ final class UDPResponder: Sendable {
                 return list.count - 1
             }
             guard let request = try? SMPPacket.decode(datagram), let payload = respond(index, request) else { return }
-            let header = request.header.response(length: 0)
-            let response = SMPPacket(operation: header.operation, version: header.version, group: header.group,
-                                     sequence: header.sequence, command: header.command, cbor: payload)
-            try? socket.send(response.encoded(), to: sender)
+            try? socket.send(request.answer(payload).encoded(), to: sender)
         }
     }
 

@@ -1,5 +1,4 @@
 @testable import AIBuds
-import AIBudsAllInOne
 import AIBudsEmulator
 import AIBudsFoundation
 import AIBudsLog
@@ -66,20 +65,8 @@ extension SDKTests {
             device.delegate = events
             let configs = ["STARBURST_PRODUCTID": "sb-product-1", "MLTCLOUD_CHANNELID": "mlt-channel-9"]
 
-            // The connection snippet of the vendor's architecture overview, verbatim.
-            let params = ConnectParams()
-            let auth = AIAuthParams()
-
-            let starBurst = StarBurstAIAuthParams()
-            starBurst.productId = configs["STARBURST_PRODUCTID"]
-            auth.starburst = starBurst
-
-            let mltCloud = MltCloudAIAuthParams()
-            mltCloud.channelId = configs["MLTCLOUD_CHANNELID"]
-            auth.mltcloud = mltCloud
-
-            params.aiAuthParams = auth
-            params.userId = "199"
+            // The connection snippet of the vendor's architecture overview (verbatim in AIBudsTestKit).
+            let params = architectureSeedConnectParams(configs)
 
             device.connect(params)
 
@@ -393,13 +380,6 @@ extension SDKTests {
             for _ in 0..<5 { _ = try await info.requestQueryBatteryStatus() }
             #expect(clock.now - start >= .milliseconds(400))
             await device.disconnectAndWait()
-        }
-
-        @Test func allInOneRegistersTheDefaultPluginOnce() {
-            #expect(AIBudsAllInOne.initialize(configuration: fixture.configuration()))
-            #expect(AIBudsSDK.plugins.first is SMPConnectSDK)
-            #expect(!AIBudsAllInOne.initialize())
-            fixture.remove()
         }
     }
 }

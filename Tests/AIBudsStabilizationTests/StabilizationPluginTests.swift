@@ -1,6 +1,5 @@
 import AIBuds
 import AIBudsImport
-import AIBudsAllInOne
 import AIBudsFoundation
 import AIBudsSync
 import AIBudsEmulator
@@ -18,13 +17,6 @@ struct StabilizationPluginTests {
         return VideoStabilizationJob(
             mediaFile: ImportedMediaFileModel(metadata: model, localFileURL: clip.video), sourceURL: clip.video,
             sixAxisDataURL: clip.gcsv, outputURL: clip.folder.appendingPathComponent(output))
-    }
-
-    @Test("AIBudsAllInOne's default stabilization plugin is the gyro EIS")
-    func registeredByDefault() {
-        #expect(AIBudsAllInOne.defaultVideoStabilizationPlugin() is GyroStabilizationPlugin)
-        let registry = VideoStabilizationRegistry(plugin: AIBudsAllInOne.defaultVideoStabilizationPlugin())
-        #expect(registry.isAvailable)
     }
 
     @Test("the plugin writes the stabilized copy, reports progress up to 1 and keeps the original")

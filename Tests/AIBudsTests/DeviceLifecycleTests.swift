@@ -7,6 +7,13 @@ import Testing
     private let policy = ReconnectPolicy(
         isEnabled: true, maximumAttempts: 2, initialDelay: .milliseconds(100), maximumDelay: .seconds(1))
 
+    /// A machine that has handled `events`, their actions dropped.
+    private func lifecycle(after events: [DeviceLifecycle.Event]) -> DeviceLifecycle {
+        var machine = DeviceLifecycle(policy: policy)
+        for event in events { _ = machine.handle(event) }
+        return machine
+    }
+
     @Test func connectInitializeReadyDisconnect() {
         var machine = DeviceLifecycle(policy: policy)
         #expect(machine.handle(.connectRequested) == [.notifyStartConnecting, .openLink(token: 1)])
@@ -25,11 +32,7 @@ import Testing
     }
 
     @Test func aConnectAskedForWhileDisconnectingStartsOnceTheLinkHasClosed() {
-        var machine = DeviceLifecycle(policy: policy)
-        _ = machine.handle(.connectRequested)
-        _ = machine.handle(.linkOpened(token: 1))
-        _ = machine.handle(.initialized(token: 1))
-        _ = machine.handle(.disconnectRequested)
+        var machine = lifecycle(after: [.connectRequested, .linkOpened(token: 1), .initialized(token: 1), .disconnectRequested])
         #expect(machine.handle(.connectRequested) == [])
         #expect(machine.deviceState == .disconnecting)
         #expect(machine.handle(.linkClosed)
@@ -55,10 +58,7 @@ import Testing
     }
 
     @Test func lossWhenReadyReconnectsWithBackoffThenGivesUp() {
-        var machine = DeviceLifecycle(policy: policy)
-        _ = machine.handle(.connectRequested)
-        _ = machine.handle(.linkOpened(token: 1))
-        _ = machine.handle(.initialized(token: 1))
+        var machine = lifecycle(after: [.connectRequested, .linkOpened(token: 1), .initialized(token: 1)])
         #expect(machine.handle(.linkLost(token: 1, error: lost))
             == [.closeLink(lost), .notifyDisconnected(lost), .scheduleReconnect(attempt: 1, delay: .milliseconds(100))])
         #expect(machine.deviceState == .disconnected)
@@ -73,22 +73,16 @@ import Testing
     }
 
     @Test func reconnectSucceeds() {
-        var machine = DeviceLifecycle(policy: policy)
-        _ = machine.handle(.connectRequested)
-        _ = machine.handle(.linkOpened(token: 1))
-        _ = machine.handle(.initialized(token: 1))
-        _ = machine.handle(.linkLost(token: 1, error: lost))
-        _ = machine.handle(.reconnectTimerFired(attempt: 1))
+        var machine = lifecycle(after: [
+            .connectRequested, .linkOpened(token: 1), .initialized(token: 1), .linkLost(token: 1, error: lost), .reconnectTimerFired(attempt: 1),
+        ])
         #expect(machine.handle(.linkOpened(token: 2)) == [.notifyConnected, .initialize(token: 2)])
         #expect(machine.handle(.initialized(token: 2)) == [.notifyReady, .startEvents(token: 2)])
         #expect(machine.state == .ready)
     }
 
     @Test func staleResultsOfAnOlderAttemptAreIgnored() {
-        var machine = DeviceLifecycle(policy: policy)
-        _ = machine.handle(.connectRequested)
-        _ = machine.handle(.disconnectRequested)
-        _ = machine.handle(.connectRequested)
+        var machine = lifecycle(after: [.connectRequested, .disconnectRequested, .connectRequested])
         #expect(machine.token == 2)
         #expect(machine.handle(.linkOpened(token: 1)) == [])
         #expect(machine.handle(.attemptFailed(token: 1, error: lost)) == [])
@@ -109,11 +103,7 @@ import Testing
     }
 
     @Test func disconnectWhileWaitingCancelsTheReconnect() {
-        var machine = DeviceLifecycle(policy: policy)
-        _ = machine.handle(.connectRequested)
-        _ = machine.handle(.linkOpened(token: 1))
-        _ = machine.handle(.initialized(token: 1))
-        _ = machine.handle(.linkLost(token: 1, error: lost))
+        var machine = lifecycle(after: [.connectRequested, .linkOpened(token: 1), .initialized(token: 1), .linkLost(token: 1, error: lost)])
         #expect(machine.handle(.disconnectRequested) == [.cancelReconnect])
         #expect(machine.handle(.reconnectTimerFired(attempt: 1)) == [])
     }

@@ -2,6 +2,7 @@ import AIBuds
 import AIBudsFoundation
 import AIBudsLog
 import AIBudsSync
+import AIBudsTestKit
 import Foundation
 import Testing
 
@@ -162,19 +163,10 @@ struct PublicAPIConformanceTests {
     @Test func connectParamsAreBuiltAsInTheArchitectureSeed() throws {
         let configs = ["STARBURST_PRODUCTID": "starburst-product", "MLTCLOUD_CHANNELID": "mltcloud-channel"]
 
-        let params = ConnectParams()
-        let auth = AIAuthParams()
-
-        let starBurst = StarBurstAIAuthParams()
-        starBurst.productId = configs["STARBURST_PRODUCTID"]
-        auth.starburst = starBurst
-
-        let mltCloud = MltCloudAIAuthParams()
-        mltCloud.channelId = configs["MLTCLOUD_CHANNELID"]
-        auth.mltcloud = mltCloud
-
-        params.aiAuthParams = auth
-        params.userId = "199"
+        // The architecture overview's snippet (AIBudsTestKit keeps it verbatim for this test and
+        // the SMP device test that connects with it).
+        let params = architectureSeedConnectParams(configs)
+        let starBurst = try #require(params.aiAuthParams?.starburst)
 
         #expect(params.userId == "199")
         #expect(params.aiAuthParams?.starburst?.productId == "starburst-product")

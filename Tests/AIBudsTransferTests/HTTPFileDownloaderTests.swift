@@ -13,9 +13,7 @@ struct HTTPFileDownloaderTests {
     }
 
     @Test func downloadsByteIdenticallyWithProgressAndLeavesNoPartialFile() async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(3_000_000)
-        try fixture.add("VID_0001.mp4", content)
+        let (fixture, content) = try DownloadFixture.holding("VID_0001.mp4", bytes: 3_000_000)
         let log = ProgressLog()
         let result = try await HTTPFileDownloader().download(fixture.request("VID_0001.mp4", content: content)) { log.record($0) }
         #expect(try fixture.downloaded("VID_0001.mp4") == content)
@@ -108,9 +106,7 @@ struct HTTPFileDownloaderTests {
 
     @Test(arguments: [3_000_000, 12_000_000])  // direct writes across the 1 MiB buffer, and a large body
     func resumesAfterADroppedConnectionWithoutRefetching(size: Int) async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(size, seed: 2)
-        try fixture.add("f", content)
+        let (fixture, content) = try DownloadFixture.holding("f", bytes: size, seed: 2)
         fixture.server.setFaults(DataPlaneFaults(closeAtByte: Int64(size / 3 + 1234)))
         let result = try await HTTPFileDownloader(configuration: quickRetries()).download(fixture.request("f", content: content))
         #expect(try fixture.downloaded("f") == content)
@@ -148,9 +144,7 @@ struct HTTPFileDownloaderTests {
     }
 
     @Test func aStalledTransferTimesOutAndResumes() async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(500_000, seed: 3)
-        try fixture.add("f", content)
+        let (fixture, content) = try DownloadFixture.holding("f", bytes: 500_000, seed: 3)
         // The stall outlasts any slowness of a loaded machine: only the 200 ms I/O timeout ends it.
         fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 200_000, duration: .seconds(90))))
         var configuration = quickRetries()
@@ -186,9 +180,7 @@ struct HTTPFileDownloaderTests {
     }
 
     @Test func cancellingTheTaskLeavesAResumablePartialFile() async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(2_000_000, seed: 6)
-        try fixture.add("f", content)
+        let (fixture, content) = try DownloadFixture.holding("f", bytes: 2_000_000, seed: 6)
         fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 700_000, duration: .seconds(90))))
         let downloader = HTTPFileDownloader()
         let log = ProgressLog()
@@ -248,9 +240,7 @@ struct HTTPFileDownloaderTests {
     }
 
     @Test func sizeAndChecksumAreVerifiedBeforeCommitting() async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(100_000, seed: 7)
-        try fixture.add("f", content)
+        let (fixture, content) = try DownloadFixture.holding("f", bytes: 100_000, seed: 7)
         var wrongDigest = fixture.request("f", content: content)
         wrongDigest.expectedSHA256 = SHA256.hash(Array("other".utf8))
         await #expect { try await HTTPFileDownloader().download(wrongDigest) } throws: { ($0 as? TransferError)?.code == .checksumMismatch }
@@ -262,9 +252,7 @@ struct HTTPFileDownloaderTests {
     }
 
     @Test func neverOverwritesUnlessAsked() async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(10_000, seed: 8)
-        try fixture.add("f", content)
+        let (fixture, content) = try DownloadFixture.holding("f", bytes: 10_000, seed: 8)
         let existing = fixture.destination.appendingPathComponent("f")
         try Data("mine".utf8).write(to: existing)
         await #expect { try await HTTPFileDownloader().download(fixture.request("f", content: content)) } throws: {
@@ -324,9 +312,7 @@ struct HTTPFileDownloaderTests {
     }
 
     @Test func aFullDiskIsALocalFileErrorAndKeepsTheResumableFile() async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(3_000_000, seed: 9)
-        try fixture.add("f", content)
+        let (fixture, content) = try DownloadFixture.holding("f", bytes: 3_000_000, seed: 9)
         let small = fixture.root.appendingPathComponent("small")
         try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
         // A 1 MiB tmpfs, when this process may mount one (root); otherwise there is no full disk to test.

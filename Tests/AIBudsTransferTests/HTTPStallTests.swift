@@ -18,9 +18,7 @@ struct HTTPStallTests {
     }
 
     @Test func aBodyThatTricklesIsAStallAndFailsTyped() async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(3_000_000, seed: 21)
-        try fixture.add("f", content)
+        let (fixture, content) = try DownloadFixture.holding("f", bytes: 3_000_000, seed: 21)
         // One byte a second from byte 100,000 on, in every response: alive, but never done.
         fixture.server.setFaults(DataPlaneFaults(trickle: .init(atByte: 100_000, bytesPerSecond: 1)))
         let start = ContinuousClock.now
@@ -34,9 +32,7 @@ struct HTTPStallTests {
     }
 
     @Test func aPeerThatAcceptsAndNeverAnswersMissesTheHeadDeadline() async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(300_000, seed: 22)
-        try fixture.add("f", content)
+        let (fixture, content) = try DownloadFixture.holding("f", bytes: 300_000, seed: 22)
         fixture.server.setFaults(DataPlaneFaults(firstByteDelay: .seconds(3600)))
         let start = ContinuousClock.now
         await #expect { try await HTTPFileDownloader(configuration: impatient(headTimeout: .seconds(1))).download(fixture.request("f", content: content)) } throws: {
@@ -46,9 +42,7 @@ struct HTTPStallTests {
     }
 
     @Test func aStallMidBodyIsDetectedAndTheDownloadResumes() async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(3_000_000, seed: 23)
-        try fixture.add("f", content)
+        let (fixture, content) = try DownloadFixture.holding("f", bytes: 3_000_000, seed: 23)
         // A 90 s pause that the default 30 s I/O timeout would sit out; the 1 s stall window does not.
         fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 1_500_000, duration: .seconds(90))))
         let start = ContinuousClock.now

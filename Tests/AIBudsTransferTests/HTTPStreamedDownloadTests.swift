@@ -103,9 +103,7 @@ struct HTTPStreamedDownloadTests {
     /// Every byte reaches the sink once, in order, across a dropped connection; the result is the
     /// sink's URL, and nothing is written to the destination folder.
     @Test func streamsEveryByteOnceAcrossADropAndWritesNothingLocally() async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(1_500_000, seed: 21)
-        try fixture.add("v.mp4", content)
+        let (fixture, content) = try DownloadFixture.holding("v.mp4", bytes: 1_500_000, seed: 21)
         fixture.server.setFaults(DataPlaneFaults(closeAtByte: 700_000))
         let sink = PartSink()
         let configuration = HTTPFileDownloader.Configuration(retry: RetryPolicy(initialBackoff: .milliseconds(5)))
@@ -121,9 +119,7 @@ struct HTTPStreamedDownloadTests {
     /// A download that stopped leaves the sink's durable parts; a later download with a sink that
     /// holds them asks the device only for the rest and verifies the whole file.
     @Test func aLaterDownloadResumesFromWhatTheSinkKept() async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(2_000_000, seed: 22)
-        try fixture.add("v.mp4", content)
+        let (fixture, content) = try DownloadFixture.holding("v.mp4", bytes: 2_000_000, seed: 22)
         fixture.server.setFaults(DataPlaneFaults(closeAtByte: 1_000_000))
         let first = PartSink()
         var noRetries = HTTPFileDownloader.Configuration(retry: RetryPolicy(maxRetriesWithoutProgress: 0, maxRetries: 0))

@@ -79,6 +79,14 @@ final class DownloadFixture {
 
     /// Pseudo-random bytes, the same for the same seed.
     static func bytes(_ count: Int, seed: UInt64 = 1) -> [UInt8] { pseudoRandomBytes(count, seed: seed) }
+
+    /// A fixture serving one file, `name`, of `count` pseudo-random bytes (`seed`), and those bytes.
+    static func holding(_ name: String, bytes count: Int, seed: UInt64 = 1) throws -> (DownloadFixture, [UInt8]) {
+        let fixture = try DownloadFixture()
+        let content = bytes(count, seed: seed)
+        try fixture.add(name, content)
+        return (fixture, content)
+    }
 }
 
 struct TestFailure: Error, CustomStringConvertible {

@@ -60,9 +60,7 @@ struct HTTPUnnamedFileTests {
     }
 
     @Test func aSmallFileThatFailsVerificationLeavesNothing() async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(100_000, seed: 22)
-        try fixture.add("f", content)
+        let (fixture, content) = try DownloadFixture.holding("f", bytes: 100_000, seed: 22)
         var wrongDigest = fixture.request("f", content: content)
         wrongDigest.expectedSHA256 = SHA256.hash(Array("other".utf8))
         let downloader = HTTPFileDownloader(configuration: configuration())
@@ -72,9 +70,7 @@ struct HTTPUnnamedFileTests {
 
     @Test(arguments: [Int64(1 << 20), 0])
     func aFileThatAppearsDuringTheDownloadIsNeverReplaced(unnamedFileLimit: Int64) async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(400_000, seed: 23)
-        try fixture.add("f", content)
+        let (fixture, content) = try DownloadFixture.holding("f", bytes: 400_000, seed: 23)
         let existing = fixture.destination.appendingPathComponent("f")
         let request = fixture.request("f", content: content)
         let written = Locked(false)
@@ -97,9 +93,7 @@ struct HTTPUnnamedFileTests {
     }
 
     @Test func aFileAlreadyThereIsNeverReplaced() async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(10_000, seed: 24)
-        try fixture.add("f", content)
+        let (fixture, content) = try DownloadFixture.holding("f", bytes: 10_000, seed: 24)
         let existing = fixture.destination.appendingPathComponent("f")
         try Data("mine".utf8).write(to: existing)
         // As the import hands it over: the name was looked at (and found free) by the caller, so
@@ -140,9 +134,7 @@ struct HTTPUnnamedFileTests {
 
     @Test(arguments: [Int64(1 << 20), 0])
     func cancellingASmallFileKeepsAPartialFileOnlyThroughPartial(unnamedFileLimit: Int64) async throws {
-        let fixture = try DownloadFixture()
-        let content = DownloadFixture.bytes(500_000, seed: 26)
-        try fixture.add("f", content)
+        let (fixture, content) = try DownloadFixture.holding("f", bytes: 500_000, seed: 26)
         fixture.server.setFaults(DataPlaneFaults(stall: .init(atByte: 200_000, duration: .seconds(90))))
         let downloader = HTTPFileDownloader(configuration: configuration(unnamedFileLimit: unnamedFileLimit))
         let log = ProgressLog()

@@ -17,7 +17,7 @@ extension LoopbackEmulator {
             let configuration = SDKConfiguration.default()
             configuration.connectTimeoutInSeconds = 30
             configuration.commandTimeoutInSeconds = 15
-            AIBudsAllInOne.initialize(configuration: configuration)
+            AIBudsAllInOne.initialize(configuration: configuration, options: .devicesOnly)
         }
         let found = try await AIBudsSDK.discoverDevice(at: "udp://\(address)")
         let device = try #require(AIBudsSDK.makeStorableDeviceFromDiscovered(found))
@@ -62,7 +62,7 @@ extension LoopbackEmulator {
         // by a timed-out request, however loaded the machine.
         let configuration = SDKConfiguration.default()
         configuration.commandTimeoutInSeconds = 30
-        #expect(AIBudsAllInOne.initialize(configuration: configuration))
+        #expect(AIBudsAllInOne.initialize(configuration: configuration, options: .devicesOnly))
         let device = try await watch.connectedDevice()
         let kit = TopStepComKit()
         kit.device = device

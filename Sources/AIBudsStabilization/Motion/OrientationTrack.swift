@@ -17,13 +17,7 @@ public struct OrientationTrack: Sendable {
     public func orientation(at time: Double) -> Quaternion {
         guard time > times[0] else { return orientations[0] }
         guard time < times[times.count - 1] else { return orientations[orientations.count - 1] }
-        var low = 0, high = times.count - 1
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if times[middle] <= time { low = middle } else { high = middle }
-        }
-        let span = times[high] - times[low]
-        let fraction = span > 0 ? (time - times[low]) / span : 0
+        let (low, high, fraction) = times.bracket(time)
         return Quaternion.slerp(orientations[low], orientations[high], fraction)
     }
 

@@ -106,13 +106,7 @@ struct RateIntegral: Sendable {
     /// The integral from the first sample to `time`; nil outside the samples.
     func value(at time: Double) -> SIMD3<Double>? {
         guard let first = times.first, let last = times.last, time >= first, time <= last else { return nil }
-        var low = 0, high = times.count - 1
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if times[middle] <= time { low = middle } else { high = middle }
-        }
-        let span = times[high] - times[low]
-        let fraction = span > 0 ? (time - times[low]) / span : 0
+        let (low, high, fraction) = times.bracket(time)
         let rate = rates[low] + (rates[high] - rates[low]) * fraction
         return sums[low] + (rates[low] + rate) * (0.5 * (time - times[low]))
     }

@@ -34,13 +34,7 @@ public struct AudioStreamFormat: Codable, Sendable, Equatable {
 /// Audio mic start: opens the microphone stream; the device enters (or stays in) its AI
 /// conversation (`workState` `aiConversing`). rc 4 without the `aiAudio` capability, rc 5 when a
 /// video recording or another microphone stream runs.
-public struct AudioMicStartRequest: SMPRequest, Equatable {
-    /// The device answers with the stream's id and format.
-    public typealias Response = AudioStreamStartResponse
-
-    /// Creates the request; its payload is the empty map.
-    public init() {}
-}
+public typealias AudioMicStartRequest = SMPEmptyRequest<SMPCommand.AudioMicStart, AudioStreamStartResponse>
 
 /// The answer to a stream start: the stream's id (new for each stream) and its format.
 public struct AudioStreamStartResponse: Codable, Sendable, Equatable {
@@ -118,13 +112,7 @@ public struct AudioMicStopRequest: SMPRequest, Equatable {
 /// Audio speaker start: opens a speaker stream; the device enters (or stays in) its AI
 /// conversation. rc 4 without the `aiAudio` capability, rc 5 while another speaker stream or a
 /// video recording runs.
-public struct AudioSpeakerStartRequest: SMPRequest, Equatable {
-    /// The device answers with the stream's id and format.
-    public typealias Response = AudioStreamStartResponse
-
-    /// Creates the request; its payload is the empty map.
-    public init() {}
-}
+public typealias AudioSpeakerStartRequest = SMPEmptyRequest<SMPCommand.AudioSpeakerStart, AudioStreamStartResponse>
 
 /// Audio speaker write: consecutive Opus frames for the speaker, the first numbered `first`. The
 /// device plays them in sequence order through its jitter buffer (duplicates dropped, a gap filled

@@ -21,14 +21,7 @@ public struct CaptureAudioStartRequest: SMPRequest, Equatable {
 public typealias CaptureAudioStartResponse = SMPEmptyResponse
 
 /// Capture audio stop: ends the recording (rc 7 when not recording).
-public struct CaptureAudioStopRequest: SMPRequest, Equatable {
-    /// The device answers `audio stop` with ``CaptureAudioStopResponse``; the client decodes the
-    /// answer as this type.
-    public typealias Response = CaptureAudioStopResponse
-
-    /// Creates the request that ends the audio recording; its payload is the empty map.
-    public init() {}
-}
+public typealias CaptureAudioStopRequest = SMPEmptyRequest<SMPCommand.CaptureAudioStop, CaptureAudioStopResponse>
 
 /// The answer to ``CaptureAudioStopRequest``: the new recording.
 public typealias CaptureAudioStopResponse = CaptureFileResponse
@@ -54,41 +47,19 @@ public struct CapturePhotoRequest: SMPRequest, Equatable {
 public typealias CapturePhotoResponse = CaptureFileResponse
 
 /// Capture video start: begins a video recording (rc 5 when already recording).
-public struct CaptureVideoStartRequest: SMPRequest, Equatable {
-    /// The device answers `video start` with ``CaptureVideoStartResponse``; the client decodes the
-    /// answer as this type.
-    public typealias Response = CaptureVideoStartResponse
-
-    /// Creates the request that starts a video recording; its payload is the empty map.
-    public init() {}
-}
+public typealias CaptureVideoStartRequest = SMPEmptyRequest<SMPCommand.CaptureVideoStart, CaptureVideoStartResponse>
 
 /// The (empty) answer to ``CaptureVideoStartRequest``.
 public typealias CaptureVideoStartResponse = SMPEmptyResponse
 
 /// Capture video stop: ends the recording (rc 7 when not recording).
-public struct CaptureVideoStopRequest: SMPRequest, Equatable {
-    /// The device answers `video stop` with ``CaptureVideoStopResponse``; the client decodes the
-    /// answer as this type.
-    public typealias Response = CaptureVideoStopResponse
-
-    /// Creates the request that ends the video recording; its payload is the empty map.
-    public init() {}
-}
+public typealias CaptureVideoStopRequest = SMPEmptyRequest<SMPCommand.CaptureVideoStop, CaptureVideoStopResponse>
 
 /// The answer to ``CaptureVideoStopRequest``: the new recording.
 public typealias CaptureVideoStopResponse = CaptureFileResponse
 
 /// Capture max audio duration read.
-public struct CaptureMaxAudioReadRequest: SMPRequest, Equatable {
-    /// The device answers `max audio duration` with ``CaptureMaxAudioReadResponse``; the client
-    /// decodes the answer as this type.
-    public typealias Response = CaptureMaxAudioReadResponse
-
-    /// Creates the request for the longest audio recording the device makes; its payload is the
-    /// empty map.
-    public init() {}
-}
+public typealias CaptureMaxAudioReadRequest = SMPEmptyRequest<SMPCommand.CaptureMaxAudioRead, CaptureMaxAudioReadResponse>
 
 /// The answer to ``CaptureMaxAudioReadRequest``.
 public typealias CaptureMaxAudioReadResponse = CaptureDurationResponse
@@ -112,15 +83,7 @@ public struct CaptureMaxAudioWriteRequest: SMPRequest, Equatable {
 public typealias CaptureMaxAudioWriteResponse = SMPEmptyResponse
 
 /// Capture max video duration read.
-public struct CaptureMaxVideoReadRequest: SMPRequest, Equatable {
-    /// The device answers `max video duration` with ``CaptureMaxVideoReadResponse``; the client
-    /// decodes the answer as this type.
-    public typealias Response = CaptureMaxVideoReadResponse
-
-    /// Creates the request for the longest video recording the device makes; its payload is the
-    /// empty map.
-    public init() {}
-}
+public typealias CaptureMaxVideoReadRequest = SMPEmptyRequest<SMPCommand.CaptureMaxVideoRead, CaptureMaxVideoReadResponse>
 
 /// The answer to ``CaptureMaxVideoReadRequest``.
 public typealias CaptureMaxVideoReadResponse = CaptureDurationResponse

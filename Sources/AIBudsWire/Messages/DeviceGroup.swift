@@ -4,15 +4,7 @@ import Foundation
 // Messages of the project Device group (64). See docs/protocol.md.
 
 /// Device info: identity, firmware, capabilities and MTU.
-public struct DeviceInfoRequest: SMPRequest, Equatable {
-    /// The device answers `info` with ``DeviceInfoResponse``; the client decodes the answer as this
-    /// type.
-    public typealias Response = DeviceInfoResponse
-
-    /// Creates the request for the device's identity, firmware, capabilities and MTU; its payload
-    /// is the empty map.
-    public init() {}
-}
+public typealias DeviceInfoRequest = SMPEmptyRequest<SMPCommand.DeviceInfo, DeviceInfoResponse>
 
 /// The answer to ``DeviceInfoRequest``.
 public struct DeviceInfoResponse: Codable, Sendable, Equatable {
@@ -48,14 +40,7 @@ public struct DeviceInfoResponse: Codable, Sendable, Equatable {
 }
 
 /// Device battery level and charging state.
-public struct DeviceBatteryRequest: SMPRequest, Equatable {
-    /// The device answers `battery` with ``DeviceBatteryResponse``; the client decodes the answer
-    /// as this type.
-    public typealias Response = DeviceBatteryResponse
-
-    /// Creates the request for the battery level and charging state; its payload is the empty map.
-    public init() {}
-}
+public typealias DeviceBatteryRequest = SMPEmptyRequest<SMPCommand.DeviceBattery, DeviceBatteryResponse>
 
 /// The answer to ``DeviceBatteryRequest``.
 public struct DeviceBatteryResponse: Codable, Sendable, Equatable {
@@ -73,14 +58,7 @@ public struct DeviceBatteryResponse: Codable, Sendable, Equatable {
 }
 
 /// Device storage use.
-public struct DeviceStorageRequest: SMPRequest, Equatable {
-    /// The device answers `storage` with ``DeviceStorageResponse``; the client decodes the answer
-    /// as this type.
-    public typealias Response = DeviceStorageResponse
-
-    /// Creates the request for the used and free storage in MB; its payload is the empty map.
-    public init() {}
-}
+public typealias DeviceStorageRequest = SMPEmptyRequest<SMPCommand.DeviceStorage, DeviceStorageResponse>
 
 /// The answer to ``DeviceStorageRequest``.
 public struct DeviceStorageResponse: Codable, Sendable, Equatable {
@@ -103,15 +81,7 @@ public struct DeviceStorageResponse: Codable, Sendable, Equatable {
 }
 
 /// Device `media count`: how many photos, videos and audio files the device holds.
-public struct DeviceMediaCountRequest: SMPRequest, Equatable {
-    /// The device answers `media count` with ``DeviceMediaCountResponse``; the client decodes the
-    /// answer as this type.
-    public typealias Response = DeviceMediaCountResponse
-
-    /// Creates the request for how many photos, videos and audio files the device holds; its
-    /// payload is the empty map.
-    public init() {}
-}
+public typealias DeviceMediaCountRequest = SMPEmptyRequest<SMPCommand.DeviceMediaCount, DeviceMediaCountResponse>
 
 /// The answer to ``DeviceMediaCountRequest``.
 public struct DeviceMediaCountResponse: Codable, Sendable, Equatable {
@@ -131,14 +101,7 @@ public struct DeviceMediaCountResponse: Codable, Sendable, Equatable {
 }
 
 /// Device time read: the device's clock in Unix seconds.
-public struct DeviceTimeReadRequest: SMPRequest, Equatable {
-    /// The device answers `time` with ``DeviceTimeReadResponse``; the client decodes the answer as
-    /// this type.
-    public typealias Response = DeviceTimeReadResponse
-
-    /// Creates the request for the device clock in Unix seconds; its payload is the empty map.
-    public init() {}
-}
+public typealias DeviceTimeReadRequest = SMPEmptyRequest<SMPCommand.DeviceTimeRead, DeviceTimeReadResponse>
 
 /// The answer to ``DeviceTimeReadRequest``.
 public struct DeviceTimeReadResponse: Codable, Sendable, Equatable {
@@ -170,15 +133,7 @@ public struct DeviceTimeWriteRequest: SMPRequest, Equatable {
 public typealias DeviceTimeWriteResponse = SMPEmptyResponse
 
 /// Device language read: the current and the supported languages.
-public struct DeviceLanguageReadRequest: SMPRequest, Equatable {
-    /// The device answers `language` with ``DeviceLanguageReadResponse``; the client decodes the
-    /// answer as this type.
-    public typealias Response = DeviceLanguageReadResponse
-
-    /// Creates the request for the device language and the languages it supports; its payload is
-    /// the empty map.
-    public init() {}
-}
+public typealias DeviceLanguageReadRequest = SMPEmptyRequest<SMPCommand.DeviceLanguageRead, DeviceLanguageReadResponse>
 
 /// The answer to ``DeviceLanguageReadRequest``.
 public struct DeviceLanguageReadResponse: Codable, Sendable, Equatable {
@@ -215,15 +170,7 @@ public struct DeviceLanguageWriteRequest: SMPRequest, Equatable {
 public typealias DeviceLanguageWriteResponse = SMPEmptyResponse
 
 /// Device work state (idle, recording, ...).
-public struct DeviceWorkStateRequest: SMPRequest, Equatable {
-    /// The device answers `work state` with ``DeviceWorkStateResponse``; the client decodes the
-    /// answer as this type.
-    public typealias Response = DeviceWorkStateResponse
-
-    /// Creates the request for what the device is doing (a `WorkState`); its payload is the empty
-    /// map.
-    public init() {}
-}
+public typealias DeviceWorkStateRequest = SMPEmptyRequest<SMPCommand.DeviceWorkState, DeviceWorkStateResponse>
 
 /// The answer to ``DeviceWorkStateRequest``.
 public struct DeviceWorkStateResponse: Codable, Sendable, Equatable {
@@ -237,29 +184,7 @@ public struct DeviceWorkStateResponse: Codable, Sendable, Equatable {
 }
 
 /// Device events (long-poll): every event with `seq > since`, waiting up to `wait_ms` when there is none.
-public struct DeviceEventsRequest: SMPRequest, Equatable {
-    /// The device answers `events` with ``DeviceEventsResponse``; the client decodes the answer as
-    /// this type.
-    public typealias Response = DeviceEventsResponse
-
-    /// The last event sequence number the client has seen.
-    public var since: UInt64
-    /// How long the device may hold the request, in milliseconds (at most 30,000).
-    public var waitMs: UInt64
-
-    /// The wire names of the fields (docs/protocol.md).
-    enum CodingKeys: String, CodingKey {
-        case since
-        case waitMs = "wait_ms"
-    }
-
-    /// Creates the long poll for events newer than sequence number `since`, held by the device up
-    /// to `waitMs` milliseconds.
-    public init(since: UInt64, waitMs: UInt64) {
-        self.since = since
-        self.waitMs = waitMs
-    }
-}
+public typealias DeviceEventsRequest = SMPLongPollRequest<SMPCommand.DeviceEvents, DeviceEventsResponse>
 
 /// The answer to ``DeviceEventsRequest``.
 public struct DeviceEventsResponse: Codable, Sendable, Equatable {
@@ -277,29 +202,14 @@ public struct DeviceEventsResponse: Codable, Sendable, Equatable {
 }
 
 /// Device factory reset: deletes all media.
-public struct DeviceFactoryResetRequest: SMPRequest, Equatable {
-    /// The device answers `factory reset` with ``DeviceFactoryResetResponse``; the client decodes
-    /// the answer as this type.
-    public typealias Response = DeviceFactoryResetResponse
-
-    /// Creates the request that resets the device to factory settings, deleting all media; its
-    /// payload is the empty map.
-    public init() {}
-}
+public typealias DeviceFactoryResetRequest = SMPEmptyRequest<SMPCommand.DeviceFactoryReset, DeviceFactoryResetResponse>
 
 /// The (empty) answer to ``DeviceFactoryResetRequest``.
 public typealias DeviceFactoryResetResponse = SMPEmptyResponse
 
 /// Device format media storage: deletes every media file and nothing else (settings, firmware and
 /// recordings in progress are kept); rc 5 while the device records or is in transfer mode.
-public struct DeviceFormatStorageRequest: SMPRequest, Equatable {
-    /// The device answers `format storage` with ``DeviceFormatStorageResponse``; the client
-    /// decodes the answer as this type.
-    public typealias Response = DeviceFormatStorageResponse
-
-    /// Creates the request that empties the media storage; its payload is the empty map.
-    public init() {}
-}
+public typealias DeviceFormatStorageRequest = SMPEmptyRequest<SMPCommand.DeviceFormatStorage, DeviceFormatStorageResponse>
 
 /// The answer to ``DeviceFormatStorageRequest``: how many files the format deleted.
 public struct DeviceFormatStorageResponse: Codable, Sendable, Equatable {
@@ -310,14 +220,7 @@ public struct DeviceFormatStorageResponse: Codable, Sendable, Equatable {
 }
 
 /// Device power off: the device ends its session and stops answering until restarted.
-public struct DevicePowerOffRequest: SMPRequest, Equatable {
-    /// The device answers `power off` with ``DevicePowerOffResponse``; the client decodes the
-    /// answer as this type.
-    public typealias Response = DevicePowerOffResponse
-
-    /// Creates the request that powers the device off; its payload is the empty map.
-    public init() {}
-}
+public typealias DevicePowerOffRequest = SMPEmptyRequest<SMPCommand.DevicePowerOff, DevicePowerOffResponse>
 
 /// The (empty) answer to ``DevicePowerOffRequest``.
 public typealias DevicePowerOffResponse = SMPEmptyResponse

@@ -3,15 +3,7 @@ import Foundation
 // Messages of the Enumeration management group (10), as Zephyr specifies them. See docs/protocol.md.
 
 /// Enumeration count: how many groups the device supports.
-public struct EnumCountRequest: SMPRequest, Equatable {
-    /// The device answers `count` with ``EnumCountResponse``; the client decodes the answer as this
-    /// type.
-    public typealias Response = EnumCountResponse
-
-    /// Creates the request for the number of SMP groups the device handles; its payload is the
-    /// empty map.
-    public init() {}
-}
+public typealias EnumCountRequest = SMPEmptyRequest<SMPCommand.EnumCount, EnumCountResponse>
 
 /// The answer to ``EnumCountRequest``.
 public struct EnumCountResponse: Codable, Sendable, Equatable {
@@ -25,15 +17,7 @@ public struct EnumCountResponse: Codable, Sendable, Equatable {
 }
 
 /// Enumeration list: the ids of every supported group.
-public struct EnumListRequest: SMPRequest, Equatable {
-    /// The device answers `list` with ``EnumListResponse``; the client decodes the answer as this
-    /// type.
-    public typealias Response = EnumListResponse
-
-    /// Creates the request for the ids of every group the device handles; its payload is the empty
-    /// map.
-    public init() {}
-}
+public typealias EnumListRequest = SMPEmptyRequest<SMPCommand.EnumList, EnumListResponse>
 
 /// The answer to ``EnumListRequest``.
 public struct EnumListResponse: Codable, Sendable, Equatable {

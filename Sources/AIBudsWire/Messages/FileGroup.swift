@@ -161,14 +161,7 @@ public struct FileHashResponse: Codable, Sendable, Equatable {
 }
 
 /// File supported hashes: the hash types the device offers.
-public struct FileSupportedHashesRequest: SMPRequest, Equatable {
-    /// The device answers `supported hashes` with ``FileSupportedHashesResponse``; the client
-    /// decodes the answer as this type.
-    public typealias Response = FileSupportedHashesResponse
-
-    /// Creates the request for the hash types the device computes; its payload is the empty map.
-    public init() {}
-}
+public typealias FileSupportedHashesRequest = SMPEmptyRequest<SMPCommand.FileSupportedHashes, FileSupportedHashesResponse>
 
 /// The answer to ``FileSupportedHashesRequest``.
 public struct FileSupportedHashesResponse: Codable, Sendable, Equatable {
@@ -183,14 +176,7 @@ public struct FileSupportedHashesResponse: Codable, Sendable, Equatable {
 }
 
 /// File close: ends any open upload or download.
-public struct FileCloseRequest: SMPRequest, Equatable {
-    /// The device answers `close` with ``FileCloseResponse``; the client decodes the answer as this
-    /// type.
-    public typealias Response = FileCloseResponse
-
-    /// Creates the request that ends any open upload or download; its payload is the empty map.
-    public init() {}
-}
+public typealias FileCloseRequest = SMPEmptyRequest<SMPCommand.FileClose, FileCloseResponse>
 
 /// The (empty) answer to ``FileCloseRequest``.
 public typealias FileCloseResponse = SMPEmptyResponse

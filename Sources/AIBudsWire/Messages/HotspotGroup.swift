@@ -31,29 +31,13 @@ public struct HotspotConfigureRequest: SMPRequest, Equatable {
 public typealias HotspotConfigureResponse = SMPEmptyResponse
 
 /// Hotspot enter transfer mode: opens the HTTP data plane some time later (needs a configured hotspot, else rc 7).
-public struct HotspotEnterTransferRequest: SMPRequest, Equatable {
-    /// The device answers `enter transfer mode` with ``HotspotEnterTransferResponse``; the client
-    /// decodes the answer as this type.
-    public typealias Response = HotspotEnterTransferResponse
-
-    /// Creates the request that puts the device in transfer mode, where it opens the hotspot; its
-    /// payload is the empty map.
-    public init() {}
-}
+public typealias HotspotEnterTransferRequest = SMPEmptyRequest<SMPCommand.HotspotEnterTransfer, HotspotEnterTransferResponse>
 
 /// The (empty) answer to ``HotspotEnterTransferRequest``.
 public typealias HotspotEnterTransferResponse = SMPEmptyResponse
 
 /// Hotspot leave transfer mode: closes the data plane and voids the token.
-public struct HotspotLeaveTransferRequest: SMPRequest, Equatable {
-    /// The device answers `leave transfer mode` with ``HotspotLeaveTransferResponse``; the client
-    /// decodes the answer as this type.
-    public typealias Response = HotspotLeaveTransferResponse
-
-    /// Creates the request that takes the device out of transfer mode, closing the data plane and
-    /// voiding its token; its payload is the empty map.
-    public init() {}
-}
+public typealias HotspotLeaveTransferRequest = SMPEmptyRequest<SMPCommand.HotspotLeaveTransfer, HotspotLeaveTransferResponse>
 
 /// The (empty) answer to ``HotspotLeaveTransferRequest``.
 public typealias HotspotLeaveTransferResponse = SMPEmptyResponse
@@ -61,28 +45,13 @@ public typealias HotspotLeaveTransferResponse = SMPEmptyResponse
 /// Hotspot cancel transfer: the device ends every data-plane response in flight (an import the app
 /// cancelled) and stays in transfer mode, its hotspot and token unchanged; rc 7 when it is not in
 /// transfer mode.
-public struct HotspotCancelTransferRequest: SMPRequest, Equatable {
-    /// The device answers `cancel transfer` with ``HotspotCancelTransferResponse``; the client
-    /// decodes the answer as this type.
-    public typealias Response = HotspotCancelTransferResponse
-
-    /// Creates the request that stops the transfers in flight; its payload is the empty map.
-    public init() {}
-}
+public typealias HotspotCancelTransferRequest = SMPEmptyRequest<SMPCommand.HotspotCancelTransfer, HotspotCancelTransferResponse>
 
 /// The (empty) answer to ``HotspotCancelTransferRequest``.
 public typealias HotspotCancelTransferResponse = SMPEmptyResponse
 
 /// Hotspot state, with the data plane address and token when open.
-public struct HotspotStateRequest: SMPRequest, Equatable {
-    /// The device answers `state` with ``HotspotStateResponse``; the client decodes the answer as
-    /// this type.
-    public typealias Response = HotspotStateResponse
-
-    /// Creates the request for the hotspot state, and its network, data plane URL and token when
-    /// open; its payload is the empty map.
-    public init() {}
-}
+public typealias HotspotStateRequest = SMPEmptyRequest<SMPCommand.HotspotState, HotspotStateResponse>
 
 /// The answer to ``HotspotStateRequest``.
 public struct HotspotStateResponse: Codable, Sendable, Equatable {

@@ -5,13 +5,7 @@ import Foundation
 // docs/protocol.md §2, "Image management".
 
 /// Image state read: every image slot the device has, with its version, hash and flags.
-public struct ImageStateReadRequest: SMPRequest, Equatable {
-    /// The device answers with the slots' states.
-    public typealias Response = ImageStateResponse
-
-    /// Creates the request; its payload is the empty map.
-    public init() {}
-}
+public typealias ImageStateReadRequest = SMPEmptyRequest<SMPCommand.ImageStateRead, ImageStateResponse>
 
 /// Image state write: marks the image with `hash` for a test boot (`confirm` false), or makes an
 /// image permanent (`confirm` true; without `hash`, the running one).
@@ -153,13 +147,7 @@ public struct ImageEraseRequest: SMPRequest, Equatable {
 }
 
 /// Image slot info: each image's slots and their sizes.
-public struct ImageSlotInfoRequest: SMPRequest, Equatable {
-    /// The device answers with its images and slots.
-    public typealias Response = ImageSlotInfoResponse
-
-    /// Creates the request; its payload is the empty map.
-    public init() {}
-}
+public typealias ImageSlotInfoRequest = SMPEmptyRequest<SMPCommand.ImageSlotInfo, ImageSlotInfoResponse>
 
 /// The answer to ``ImageSlotInfoRequest``.
 public struct ImageSlotInfoResponse: Codable, Sendable, Equatable {

@@ -109,29 +109,7 @@ public struct MediaDeleteAllResponse: Codable, Sendable, Equatable {
 }
 
 /// Media changed (long-poll): answers at once when the generation differs from `since`, else waits up to `wait_ms`.
-public struct MediaChangedRequest: SMPRequest, Equatable {
-    /// The device answers `changed` with ``MediaChangedResponse``; the client decodes the answer as
-    /// this type.
-    public typealias Response = MediaChangedResponse
-
-    /// The generation the client knows.
-    public var since: UInt64
-    /// How long the device may hold the request, in milliseconds (at most 30,000).
-    public var waitMs: UInt64
-
-    /// The wire names of the fields (docs/protocol.md).
-    enum CodingKeys: String, CodingKey {
-        case since
-        case waitMs = "wait_ms"
-    }
-
-    /// Creates the long poll that answers once the list generation differs from `since`, or after
-    /// `waitMs` milliseconds.
-    public init(since: UInt64, waitMs: UInt64) {
-        self.since = since
-        self.waitMs = waitMs
-    }
-}
+public typealias MediaChangedRequest = SMPLongPollRequest<SMPCommand.MediaChanged, MediaChangedResponse>
 
 /// The answer to ``MediaChangedRequest``.
 public struct MediaChangedResponse: Codable, Sendable, Equatable {

@@ -29,14 +29,7 @@ public struct OSEchoResponse: Codable, Sendable, Equatable {
 }
 
 /// OS datetime read: the device's clock.
-public struct OSDatetimeReadRequest: SMPRequest, Equatable {
-    /// The device answers `datetime` with ``OSDatetimeReadResponse``; the client decodes the answer
-    /// as this type.
-    public typealias Response = OSDatetimeReadResponse
-
-    /// Creates the request for the device clock as UTC text; its payload is the empty map.
-    public init() {}
-}
+public typealias OSDatetimeReadRequest = SMPEmptyRequest<SMPCommand.OSDatetimeRead, OSDatetimeReadResponse>
 
 /// The answer to ``OSDatetimeReadRequest``.
 public struct OSDatetimeReadResponse: Codable, Sendable, Equatable {
@@ -87,15 +80,7 @@ public struct OSResetRequest: SMPRequest, Equatable {
 public typealias OSResetResponse = SMPEmptyResponse
 
 /// OS MCUmgr parameters: buffer size (the MTU) and count.
-public struct OSParamsRequest: SMPRequest, Equatable {
-    /// The device answers `mcumgr params` with ``OSParamsResponse``; the client decodes the answer
-    /// as this type.
-    public typealias Response = OSParamsResponse
-
-    /// Creates the request for the device's SMP buffer size (its MTU) and buffer count; its payload
-    /// is the empty map.
-    public init() {}
-}
+public typealias OSParamsRequest = SMPEmptyRequest<SMPCommand.OSParams, OSParamsResponse>
 
 /// The answer to ``OSParamsRequest``.
 public struct OSParamsResponse: Codable, Sendable, Equatable {
