@@ -16,13 +16,13 @@ extension AIBudsAISDK {
     /// selected provider.
     public static func translateText(_ text: String, from source: String, to target: String) async throws -> String {
         try requireText(text)
-        return try await provider(for: .translation).translate(text, from: source, to: target)
+        return try await mapped { try await provider(for: .translation).translate(text, from: source, to: target) }
     }
 
     /// Summarizes `text` (a transcript, notes) in a few sentences with the selected provider.
     public static func summary(_ text: String, language: String = "en") async throws -> String {
         try requireText(text)
-        return try await provider(for: .summary).summarize(text, language: language)
+        return try await mapped { try await provider(for: .summary).summarize(text, language: language) }
     }
 
     /// The intent of `utterance` (the wiki's "AI Intents"): what the wearer asks the glasses to do,
@@ -30,7 +30,7 @@ extension AIBudsAISDK {
     /// OpenAI-compatible one by a chat model whose answer follows ``/AIBudsAIFoundation/AIIntent/jsonSchema``).
     public static func recognizeIntent(_ utterance: String, language: String = "en") async throws -> AIIntent {
         try requireText(utterance)
-        return try await provider(for: .intents).recognizeIntent(utterance, language: language)
+        return try await mapped { try await provider(for: .intents).recognizeIntent(utterance, language: language) }
     }
 
     /// Transcribes the speech in a WAV file (any rate, mono or stereo).
@@ -47,13 +47,13 @@ extension AIBudsAISDK {
     /// Transcribes speech already in memory.
     public static func recognizeVoice(_ audio: PCMAudio, language: String? = "en") async throws -> AITranscript {
         let speech = try SpeechFormat.convert(audio)
-        return try await provider(for: .transcription).transcribe(speech, language: language)
+        return try await mapped { try await provider(for: .transcription).transcribe(speech, language: language) }
     }
 
     /// Speaks `text` with the selected provider; the audio is at the provider's own rate.
     public static func synthesizeText(_ text: String, language: String = "en", voice: String? = nil) async throws -> PCMAudio {
         try requireText(text)
-        return try await provider(for: .speech).synthesize(text, language: language, voice: voice)
+        return try await mapped { try await provider(for: .speech).synthesize(text, language: language, voice: voice) }
     }
 
     /// Speaks `text` into a WAV file at `url` (replacing it) and returns `url`.
@@ -114,6 +114,13 @@ extension AIBudsAISDK {
                 callbackQueue.async { completion(nil, error) }
             }
         }
+    }
+
+    /// `work`'s value, or its error as an `AIError` (a vendor plugin's own errors become
+    /// `engineFailed` with theirs underneath): the one place the text calls map errors, so the
+    /// async forms throw what the completion forms deliver.
+    private static func mapped<Value: Sendable>(_ work: () async throws -> Value) async throws(AIError) -> Value {
+        do { return try await work() } catch { throw AIError.from(error) }
     }
 
     private static func requireText(_ text: String) throws {

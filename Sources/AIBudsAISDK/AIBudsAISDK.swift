@@ -117,7 +117,7 @@ public enum AIBudsAISDK {
             throw AIError(.capabilityUnsupported, "AI provider '\(plugin.providerName)' cannot do \(describe(needed.subtracting(plugin.capabilities)))")
         }
         let auth = state.withLock { ($0.authUserId, $0.authParams) }
-        try await plugin.authorize(userId: auth.0, params: auth.1)
+        do { try await plugin.authorize(userId: auth.0, params: auth.1) } catch { throw AIError.from(error) }
         return plugin
     }
 

@@ -75,7 +75,11 @@ final class SessionWork: Sendable {
                 speechInput.finish()
                 try await speaker.value
                 try Task.checkCancellation()
-                try await sink?.finish()
+                do {
+                    try await sink?.finish()
+                } catch {
+                    throw error as? AIError ?? AIError(.audioSinkFailed, "the audio sink failed to finish: \(error)", underlying: error)
+                }
                 if kind == .audioRecording { try await summarize() }
             } onCancel: {
                 listener.cancel()

@@ -37,6 +37,15 @@ final class SMPAudioPath: Sendable {
     private let microphone = Locked<Microphone?>(nil)
     private let speakerBusy = Locked(false)
 
+    /// An error of the audio path as the SDK's: the codec's (`AudioError`, audio the device sent
+    /// that does not decode) is a response the SDK could not parse; SDK errors stay as they are.
+    static func sdkError(_ error: any Error) -> any Error {
+        if error is AudioError {
+            return AIBudsError(.operationFailedDueToDeviceResponseDataParsingFailed, "the device's audio does not decode: \(error)", underlying: error)
+        }
+        return error
+    }
+
     /// Opens the microphone on the device and starts reading it.
     func startMicrophone(session: SMPDeviceSession, logger: any LogService) async throws
         -> AsyncThrowingStream<MicrophoneChunk, any Error>
@@ -45,8 +54,15 @@ final class SMPAudioPath: Sendable {
             throw AIBudsError(.deviceBusy, "the microphone stream is already open")
         }
         let started = try await session.request(AudioMicStartRequest())
-        try Self.checkFormat(started.format)
-        let receiver = try OpusStreamReceiver()
+        let receiver: OpusStreamReceiver
+        do {
+            try Self.checkFormat(started.format)
+            receiver = try OpusStreamReceiver()
+        } catch {
+            // The device started its microphone: stop it before giving up.
+            _ = try? await session.request(AudioMicStopRequest(stream: started.stream))
+            throw Self.sdkError(error)
+        }
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: MicrophoneChunk.self, throwing: (any Error).self)
         let id = started.stream
         let claimed = microphone.withLock { current -> Bool in
@@ -130,7 +146,7 @@ final class SMPAudioPath: Sendable {
                     return
                 }
             } catch {
-                continuation.finish(throwing: error)
+                continuation.finish(throwing: Self.sdkError(error))
                 return
             }
         }

@@ -55,8 +55,9 @@ public final class VoiceAssistant: Sendable {
     }
 
     /// Authorizes (``authorize()``), then listens to the device's microphone and carries out each
-    /// command until the iteration stops or the microphone stream ends. Throws when the device has
-    /// no microphone stream or service authorization, or the recognizer fails.
+    /// command until the iteration stops or the microphone stream ends. Throws an
+    /// ``/AIBudsFoundation/AIBudsError`` when the device has no microphone stream or service
+    /// authorization, or its link fails; an ``/AIBudsAIFoundation/AIError`` when the recognizer does.
     public func run() -> AsyncThrowingStream<VoiceAssistantEvent, any Error> {
         let (stream, output) = AsyncThrowingStream.makeStream(of: VoiceAssistantEvent.self, throwing: (any Error).self)
         let task = Task { [self] in
@@ -72,6 +73,9 @@ public final class VoiceAssistant: Sendable {
                     if case .command(let intent, _) = event { output.yield(await execute(intent)) }
                 }
                 output.finish()
+            } catch let error as AIError where error.code == .audioSourceFailed && error.underlying is AIBudsError {
+                // The device's microphone failed (a disconnect): the device's own error.
+                output.finish(throwing: error.underlying!)
             } catch {
                 output.finish(throwing: error)
             }

@@ -54,7 +54,12 @@ import Testing
             })
             // Streaming: the first partial was heard from part of the utterance (how soon it
             // comes on an idle machine is docs/benchmarks.md's first-partial latency).
-            let first = try #require(partials.first, "no partial for utterance \(utterance)")
+            // The first utterance always has one; a partial of the second may be skipped as stale
+            // when a loaded machine transcribes the first's final text past the second's end.
+            guard let first = partials.first else {
+                #expect(utterance > 0, "no partial for utterance \(utterance)")
+                continue
+            }
             if case .partialTranscript(_, let text) = timeline[first].event, case .transcript(_, let whole) = timeline[final].event {
                 #expect(AITranscript(text: text).words.count < whole.words.count, "'\(text)' / '\(whole.text)'")
             }

@@ -9,7 +9,16 @@ extension SMPError {
     /// Timeouts become `bleCommandExecFailedDueToTimeout`; device return codes become
     /// `deviceNotSupport`, `deviceBusy`, `operationFailedDueToWrongParameters` or
     /// `operationFailedDueToDeviceReturnNonSuccessStatusCode` with the `rc` as the device status code.
+    /// A transport failure that a transport already gave an SDK code (BlueZ's adapter off, link
+    /// lost, device removed) keeps that code: it is mapped once, where it was known.
     var sdkError: AIBudsError {
+        switch code {
+        case .transport, .closed:
+            if let known = underlying as? AIBudsError {
+                return AIBudsError(known.code, known.message, underlying: self, deviceStatusCode: known.deviceStatusCode)
+            }
+        default: break
+        }
         switch code {
         case .timeout:
             return AIBudsError(.bleCommandExecFailedDueToTimeout, message, underlying: self)
