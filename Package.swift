@@ -153,6 +153,7 @@ let package = Package(
         ]),
         .target(name: "AIBudsLiveStream", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsHTTPWire", "AIBudsWire", "AIBudsNet", "CFFmpeg",
+            "AIBudsStabilization",
         ]),
 
         // Observability: the production log destinations, the crash reporter and the AI dashboard.
@@ -281,7 +282,7 @@ let package = Package(
         .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio", "AIBudsProcess", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsLiveStreamTests", dependencies: [
             "AIBudsSync", "AIBudsWire", "AIBudsNet", "AIBudsFoundation", "AIBudsEmulator", "AIBudsTestKit",
-            "AIBudsLiveCamera", "AIBudsLiveStream",
+            "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsStabilization", "AIBudsSyntheticVideo",
         ]),
         .testTarget(name: "AIBudsSQLiteTests", dependencies: ["AIBudsSQLite"]),
         .testTarget(name: "AIBudsJournalTests", dependencies: ["AIBudsJournal", "AIBudsLog", "AIBudsTestKit"]),
