@@ -282,7 +282,7 @@ let package = Package(
         .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio", "AIBudsProcess", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsLiveStreamTests", dependencies: [
             "AIBudsSync", "AIBudsWire", "AIBudsNet", "AIBudsFoundation", "AIBudsEmulator", "AIBudsTestKit",
-            "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsStabilization", "AIBudsSyntheticVideo",
+            "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsProcess",
         ]),
         .testTarget(name: "AIBudsSQLiteTests", dependencies: ["AIBudsSQLite"]),
         .testTarget(name: "AIBudsJournalTests", dependencies: ["AIBudsJournal", "AIBudsLog", "AIBudsTestKit"]),

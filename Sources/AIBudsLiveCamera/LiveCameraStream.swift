@@ -137,19 +137,41 @@ final class LiveCameraStream: @unchecked Sendable {
 
     private struct Stop: Error {}
 
-    /// Plays `clip` as what the camera sees, looping, a frame every 1/fps seconds until stopped:
-    /// each frame with the log's readings since the previous frame. The clip's picture carries no
-    /// burned-in stamp (it is what the lens saw); the SEI stamp is there as always.
+    /// Plays `clip` as what the camera sees, looping, until stopped: each frame with the log's
+    /// readings since the previous frame sent. A frame's capture stamp is its exposure time on
+    /// the camera's clock (the stream's start plus the clip's time, loops included), not the
+    /// moment this thread got to it, as a sensor's timing is its own: a frame sent late is latency,
+    /// and the readings' times stay consistent from frame to frame. At a rate below the clip's,
+    /// frames are skipped (their readings go with the next one sent). The clip's picture carries
+    /// no burned-in stamp (it is what the lens saw); the SEI stamp is there as always.
     private func play(_ clip: LiveCameraClip, encoder: LiveVideoEncoder) {
         var schedule = Schedule(fps: settings.fps)
-        let frameTime = 1 / Double(clip.framesPerSecond)
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        let startMicroseconds = UInt64(wall.tv_sec) * 1_000_000 + UInt64(wall.tv_nsec / 1000)
+        let clipFrameTime = 1 / Double(clip.framesPerSecond)
+        let streamFrameTime = 1 / Double(settings.fps)
+        var loopStart = 0.0
+        var lastSent = -clipFrameTime
+        var nextDue = 0.0
         while !stopped.withLock({ $0 }) {
+            var lastTime = 0.0
             do {
                 try VideoFrameReader.forEachFrame(clip.video) { time, planes in
                     guard !stopped.withLock({ $0 }) else { throw Stop() }
-                    let stamp = schedule.next()
+                    lastTime = time
+                    let streamTime = loopStart + time
+                    guard streamTime >= nextDue - clipFrameTime / 2 else { return }
+                    nextDue += streamFrameTime
+                    let due = schedule.start + .microseconds(Int64((streamTime * 1_000_000).rounded()))
+                    let now = schedule.clock.now
+                    if due > now { Thread.sleep(forTimeInterval: (due - now).timeInterval) }
+                    let stamp = LiveFrameStamp(
+                        captureMicroseconds: startMicroseconds + UInt64((streamTime * 1_000_000).rounded()), frameNumber: schedule.number)
+                    schedule.number &+= 1
                     let keyFrame = stamp.frameNumber == 0 || rtsp?.takeKeyFrameRequest() == true
-                    let motion = clip.motion(after: time - frameTime, through: time)
+                    let motion = clip.motion(after: lastSent - loopStart, through: time)
+                    lastSent = streamTime
                     let frames = try encoder.encode(stamp, keyFrame: keyFrame, motion: motion) { picture in
                         let targets = [(picture.luma, picture.lumaStride), (picture.cb, picture.chromaStride), (picture.cr, picture.chromaStride)]
                         for (plane, (target, stride)) in zip(planes, targets) {
@@ -166,6 +188,7 @@ final class LiveCameraStream: @unchecked Sendable {
                 logger.log(.error, "live", "the camera cannot play \(clip.video.lastPathComponent): \(error)")
                 return
             }
+            loopStart += lastTime + clipFrameTime
         }
     }
 

@@ -15,6 +15,10 @@ public struct LiveStabilizationStatistics: Sendable, Equatable {
     public var dropped = 0
     /// Frames handed on without a correction (no readings yet, or a stream that carries none).
     public var uncorrected = 0
+    /// Frames the source never delivered (gaps in the stamps' frame numbers: lost on the way or
+    /// not decoded); their readings are missing too, so the orientation across the gap is
+    /// interpolated and the picture may jump once there.
+    public var missing = 0
     /// Latency the stabilizer added, from the source's decode of a frame to its encoded packet,
     /// in microseconds: the median and the 95th percentile (nil before the first frame).
     public var addedLatencyP50: Int64?
@@ -97,6 +101,7 @@ public final class LiveStreamStabilizer: LiveStreamSource, Sendable {
 
     private struct Stats {
         var counts = LiveStabilizationStatistics()
+        var lastFrameNumber: UInt32?
         var added: [Int64] = []
         var capture: [Int64] = []
     }
@@ -182,9 +187,13 @@ public final class LiveStreamStabilizer: LiveStreamSource, Sendable {
             if let stamp = oldest.stamp, !oldest.motion.isEmpty { input.orphans.append((stamp.captureMicroseconds, oldest.motion)) }
             return true
         }
-        stats.withLock {
-            $0.counts.received += 1
-            if dropped { $0.counts.dropped += 1 }
+        stats.withLock { stats in
+            stats.counts.received += 1
+            if dropped { stats.counts.dropped += 1 }
+            if let number = frame.stamp?.frameNumber {
+                if let last = stats.lastFrameNumber, number > last { stats.counts.missing += Int(number - last - 1) }
+                stats.lastFrameNumber = number
+            }
         }
         wake.signal()
     }

@@ -162,7 +162,7 @@ struct LiveStabilizeOptions {
     static func summary(_ stabilizer: LiveStreamStabilizer) -> String {
         let stats = stabilizer.statistics
         func ms(_ value: Int64?) -> String { value.map { String(format: "%.1f", Double($0) / 1000) } ?? "-" }
-        return "stabilized \(stats.stabilized) of \(stats.received) frames (\(stats.dropped) dropped, \(stats.uncorrected) uncorrected);"
+        return "stabilized \(stats.stabilized) of \(stats.received) frames (\(stats.dropped) dropped, \(stats.uncorrected) uncorrected, \(stats.missing) missing upstream);"
             + " added latency p50 \(ms(stats.addedLatencyP50)) ms, p95 \(ms(stats.addedLatencyP95)) ms;"
             + " capture to stabilized p50 \(ms(stats.captureLatencyP50)) ms, p95 \(ms(stats.captureLatencyP95)) ms"
     }

@@ -7,9 +7,11 @@ import Foundation
 /// same zoom planner (``ZoomPlanner``).
 ///
 /// What differs from a file is only what is known when. Samples arrive with the frames; a frame
-/// is corrected once the samples reach ``lookahead`` seconds past it. The forward pass is kept
-/// from frame to frame (it is causal); the backward pass runs from the newest sample back to the
-/// frame, so the look-ahead is all the "future" the virtual camera sees (a fixed-lag smoother).
+/// is corrected once the samples reach ``lookahead`` seconds past it. Where the file path runs the
+/// exponential smoother forward then backward over the whole clip, the live one runs it forward
+/// twice with half the time constant (causal, kept from frame to frame: the same lag as one pass,
+/// shake attenuated as the square, as by the file's pair) and backward from the newest sample to
+/// the frame, so the look-ahead is all the "future" the virtual camera sees (a fixed-lag smoother).
 /// The zoom plan sees the past second of frames and the look-ahead (the need of its last frame,
 /// with its virtual orientation as far as known). Times are seconds on the stream's clock (any origin), the
 /// frame's time its middle row's exposure.
@@ -38,6 +40,7 @@ public struct LiveStabilizationModel: Sendable {
     private var bias = SIMD3<Double>.zero
     private var forwardTime: Double?
     private var forward = Quaternion.identity
+    private var forward2 = Quaternion.identity
     private var fixedOrientation: Quaternion?
     private var pastRequired: [Double] = []
 
@@ -112,10 +115,17 @@ public struct LiveStabilizationModel: Sendable {
         case .timeConstant, .fixed:
             constants = [Double](repeating: maximum, count: windowTimes.count)
         }
-        let window = OrientationTrack(times: windowTimes, orientations: windowRaw)
-        let forwardPass = OrientationSmoother.forwardPass(window, timeConstants: constants)
+        // Two forward passes of half the time constant each: the same lag as one pass of the whole
+        // (a turn is followed as closely) but shake attenuated as the square, as the file path's
+        // forward-backward pair does; then the backward pass over what the look-ahead holds.
+        let halves = constants.map { $0 / 2 }
+        let first = OrientationSmoother.forwardPass(
+            OrientationTrack(times: windowTimes, orientations: windowRaw), timeConstants: halves)
+        var firstSeeded = first
+        if forwardTime != nil { firstSeeded[0] = forward2 }
+        let second = OrientationSmoother.forwardPass(OrientationTrack(times: windowTimes, orientations: firstSeeded), timeConstants: halves)
         let smoothed = OrientationTrack(
-            times: windowTimes, orientations: OrientationSmoother.backwardPass(forwardPass, times: windowTimes, timeConstants: constants))
+            times: windowTimes, orientations: OrientationSmoother.backwardPass(second, times: windowTimes, timeConstants: halves))
         let raw = OrientationTrack(times: Array(times[context...]), orientations: Array(orientations[context...]))
         func virtual(at t: Double) -> Quaternion {
             if case .fixed = smoothing {
@@ -128,7 +138,8 @@ public struct LiveStabilizationModel: Sendable {
         let current = virtual(at: time)
         // Keep the forward pass up to the frame (its readings' time constants are now final enough).
         if let kept = windowTimes.lastIndex(where: { $0 <= time }), kept > 0 || forwardTime == nil {
-            forward = forwardPass[kept]
+            forward = first[kept]
+            forward2 = second[kept]
             forwardTime = windowTimes[kept]
         }
         // Zoom: the past second's needs, this frame's, and the last look-ahead frame's as now known.
