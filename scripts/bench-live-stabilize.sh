@@ -46,12 +46,15 @@ run raw "$bin/aibuds" live record --device "$device" --to "$work/raw.mp4" --bitr
 run live "$bin/aibuds" live record --device "$device" --stabilize --to "$work/live.mp4" --bitrate 8000 --duration "$seconds"
 grep -h "stabilized" "$work/live.log" || true
 run offline "$bin/aibuds" stabilize "$clip" --gyro "$work/clip.mp4.gcsv" --lens "$work/lens.json" --output "$work/offline.mp4"
-if ffmpeg -hide_banner -filters 2>/dev/null | grep -q vidstabdetect; then
+if [[ "$(ffmpeg -hide_banner -filters 2>/dev/null)" == *vidstabdetect* ]]; then
   run vidstab-detect ffmpeg -v error -y -i "$clip" -vf "vidstabdetect=result=$work/transforms.trf" -f null -
   run vidstab-transform ffmpeg -v error -y -i "$clip" -vf "vidstabtransform=input=$work/transforms.trf" \
     -c:v libx264 -preset veryfast -crf 20 "$work/vidstab.mp4"
 fi
 printf '%-12s %s\n' video "residual jitter (block matching)"
 for name in silent raw live offline vidstab; do
-  [[ -f "$work/$name.mp4" ]] && printf '%-12s %s\n' "$name.mp4" "$("$bin/aibuds-bench-stabilize" jitter "$work/$name.mp4")"
+  if [[ -f "$work/$name.mp4" ]]; then
+    printf '%-12s %s\n' "$name.mp4" "$("$bin/aibuds-bench-stabilize" jitter "$work/$name.mp4")"
+  fi
 done
+echo "load average during the run: $(cut -d' ' -f1-3 /proc/loadavg)"
