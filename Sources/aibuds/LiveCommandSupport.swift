@@ -154,7 +154,7 @@ struct LiveStabilizeOptions {
         }
         let configuration = LiveStreamStabilizer.Configuration(
             stabilization: StabilizationSettings(smoothing: .adaptive(smoothness: smoothness)), lookaheadFrames: lookaheadFrames,
-            framesPerSecond: max(1, stream.status.framesPerSecond), bitrateKbps: max(1_000, (stream.status.bitrateKbps ?? 2_000) * 2))
+            framesPerSecond: max(1, stream.status.framesPerSecond), bitrateKbps: max(1_000, stream.status.bitrateKbps ?? 2_000))
         return LiveStreamStabilizer(from: source, lens: lens, configuration: configuration)
     }
 
