@@ -157,6 +157,7 @@ let package = Package(
         ]),
         .target(name: "AIBudsLiveStream", dependencies: [
             "AIBudsSync", "AIBudsLog", "AIBudsHTTPServer", "AIBudsHTTPWire", "AIBudsWire", "AIBudsNet", "CFFmpeg",
+            "AIBudsStabilization",
         ]),
 
         // Observability: the production log destinations, the crash reporter and the AI dashboard.
@@ -289,7 +290,7 @@ let package = Package(
         .testTarget(name: "AIBudsAudioTests", dependencies: ["AIBudsAudio", "AIBudsEmulator", "AIBudsProcess", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsLiveStreamTests", dependencies: [
             "AIBudsSync", "AIBudsWire", "AIBudsNet", "AIBudsFoundation", "AIBudsEmulator", "AIBudsTestKit",
-            "AIBudsLiveCamera", "AIBudsLiveStream",
+            "AIBudsLiveCamera", "AIBudsLiveStream", "AIBudsStabilization", "AIBudsSyntheticVideo", "AIBudsProcess",
         ]),
         .testTarget(name: "AIBudsLiveCameraTests", dependencies: ["AIBudsEmulator", "AIBudsLiveCamera", "AIBudsTestKit", "AIBudsWire"]),
         .testTarget(name: "AIBudsSQLiteTests", dependencies: ["AIBudsSQLite"]),

@@ -12,7 +12,7 @@ struct EncodedFrame: Sendable {
 
 /// The camera's encoder through FFmpeg's libavcodec: libx264 tuned for latency (no B-frames, no
 /// look-ahead, one slice per frame, a key frame every second and on demand), with the frame's
-/// stamp as an SEI message; or the JPEG encoder.
+/// stamp and its IMU readings as SEI messages; or the JPEG encoder.
 final class LiveVideoEncoder: @unchecked Sendable {
     // Used by one capture thread at a time.
     let width: Int
@@ -82,8 +82,10 @@ final class LiveVideoEncoder: @unchecked Sendable {
     }
 
     /// Draws the next picture with `draw`, then encodes it as frame `stamp` (a key frame when
-    /// `keyFrame`); returns the frames the encoder gives back (with zero latency tuning, this one).
-    func encode(_ stamp: LiveFrameStamp, keyFrame: Bool, draw: (YUVPicture) -> Void) throws -> [EncodedFrame] {
+    /// `keyFrame`) with `motion`'s readings as a second SEI message (H.264 only); returns the frames the encoder gives back (with zero latency tuning, this one).
+    func encode(_ stamp: LiveFrameStamp, keyFrame: Bool, motion: [LiveMotionSample] = [], draw: (YUVPicture) -> Void) throws
+        -> [EncodedFrame]
+    {
         guard let context, let frame, let packet else { return [] }
         let writable = av_frame_make_writable(frame)
         guard writable >= 0 else { throw FFmpegError("av_frame_make_writable", code: writable) }
@@ -97,6 +99,12 @@ final class LiveVideoEncoder: @unchecked Sendable {
         if isH264, let side = av_frame_new_side_data(frame, AV_FRAME_DATA_SEI_UNREGISTERED, 28) {
             let payload = stamp.seiPayload
             payload.withUnsafeBufferPointer { side.pointee.data.update(from: $0.baseAddress!, count: payload.count) }
+        }
+        if isH264, !motion.isEmpty {
+            let payload = LiveMotionSEI.payload(motion)
+            if let side = av_frame_new_side_data(frame, AV_FRAME_DATA_SEI_UNREGISTERED, payload.count) {
+                payload.withUnsafeBufferPointer { side.pointee.data.update(from: $0.baseAddress!, count: payload.count) }
+            }
         }
         stamps[frame.pointee.pts] = stamp
         let sent = avcodec_send_frame(context, frame)

@@ -2,8 +2,8 @@ import AIBudsWire
 import CFFmpeg
 
 /// Decodes a stream's packets into ``LiveFrame``s with libavcodec, for the lowest latency: one
-/// thread (frame threads would hold frames back), `LOW_DELAY`, and the SEI stamp read from each
-/// decoded frame's side data. Pictures in another format than 4:2:0 are converted by libswscale.
+/// thread (frame threads would hold frames back), `LOW_DELAY`, and the SEI stamp and motion read from
+/// each decoded frame's side data. Pictures in another format than 4:2:0 are converted by libswscale.
 final class LiveDecoder {
     private var context: UnsafeMutablePointer<AVCodecContext>?
     private var frame: UnsafeMutablePointer<AVFrame>? = av_frame_alloc()
@@ -48,15 +48,21 @@ final class LiveDecoder {
             defer { av_frame_unref(frame) }
             let decoded = liveWallClockMicroseconds()
             var stamp = pendingStamps.removeValue(forKey: frame.pointee.pts)
-            if let side = av_frame_get_side_data(frame, AV_FRAME_DATA_SEI_UNREGISTERED) {
-                stamp = LiveFrameStamp(seiPayload: UnsafeBufferPointer(start: side.pointee.data, count: Int(side.pointee.size)))
-                    ?? stamp
+            var motion: [LiveMotionSample] = []
+            for index in 0..<Int(frame.pointee.nb_side_data) {
+                guard let side = frame.pointee.side_data[index], side.pointee.type == AV_FRAME_DATA_SEI_UNREGISTERED else { continue }
+                let payload = UnsafeBufferPointer(start: side.pointee.data, count: Int(side.pointee.size))
+                if let found = LiveFrameStamp(seiPayload: payload) {
+                    stamp = found
+                } else if let samples = LiveMotionSEI.samples(fromPayload: payload) {
+                    motion += samples
+                }
             }
             if pendingStamps.count > 64 { pendingStamps.removeAll() }
             guard let picture = planes(frame) else { continue }
             frames.append(LiveFrame(
                 width: Int(frame.pointee.width), height: Int(frame.pointee.height), luma: picture.0, cb: picture.1,
-                cr: picture.2, stamp: stamp, decodedMicroseconds: decoded, sequence: sequence))
+                cr: picture.2, stamp: stamp, decodedMicroseconds: decoded, sequence: sequence, motion: motion))
             sequence += 1
         }
         return frames

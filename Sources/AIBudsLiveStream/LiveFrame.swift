@@ -22,6 +22,10 @@ public struct LiveFrame: Sendable {
     public var decodedMicroseconds: UInt64
     /// This client's count of decoded frames, from 0, across reconnections.
     public var sequence: Int
+    /// The camera's IMU readings sent with this frame (those since the previous frame, stamped
+    /// relative to its capture time; docs/protocol.md, Live group, "Motion"); empty when the
+    /// stream carries none.
+    public var motion: [LiveMotionSample]
 
     /// The capture time as a date.
     public var captureTime: Date? {
@@ -33,9 +37,9 @@ public struct LiveFrame: Sendable {
         stamp.map { Int64(decodedMicroseconds) - Int64($0.captureMicroseconds) }
     }
 
-    /// Creates a frame from its planes.
+    /// Creates a frame from its planes (and the readings that came with it).
     public init(width: Int, height: Int, luma: [UInt8], cb: [UInt8], cr: [UInt8], stamp: LiveFrameStamp?,
-                decodedMicroseconds: UInt64, sequence: Int) {
+                decodedMicroseconds: UInt64, sequence: Int, motion: [LiveMotionSample] = []) {
         self.width = width
         self.height = height
         self.luma = luma
@@ -44,6 +48,7 @@ public struct LiveFrame: Sendable {
         self.stamp = stamp
         self.decodedMicroseconds = decodedMicroseconds
         self.sequence = sequence
+        self.motion = motion
     }
 
     /// The stamp burned into the picture (``/AIBudsWire/LiveFrameStampPattern``), read from the pixels.

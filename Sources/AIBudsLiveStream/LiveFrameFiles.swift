@@ -13,7 +13,7 @@ public final class LiveFrameFiles: @unchecked Sendable {
     private let limit: Int
 
     /// Writes every `every`-th frame of `puller` to `folder` (created), at most `limit` files.
-    public init(from puller: LiveStreamPuller, to folder: URL, every: Int = 1, limit: Int = .max) throws {
+    public init(from puller: any LiveStreamSource, to folder: URL, every: Int = 1, limit: Int = .max) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.folder = folder
         self.every = max(1, every)

@@ -34,6 +34,17 @@ public final class LiveCodecParameters: @unchecked Sendable {
         self.parameters = parameters
     }
 
+    /// The parameters of an opened encoder (its extradata included).
+    init?(context: UnsafePointer<AVCodecContext>) {
+        guard let parameters = avcodec_parameters_alloc() else { return nil }
+        guard avcodec_parameters_from_context(parameters, context) >= 0 else {
+            var pointer: UnsafeMutablePointer<AVCodecParameters>? = parameters
+            avcodec_parameters_free(&pointer)
+            return nil
+        }
+        self.parameters = parameters
+    }
+
     init?(codec: AVCodecID, width: Int, height: Int) {
         guard let parameters = avcodec_parameters_alloc() else { return nil }
         parameters.pointee.codec_type = AVMEDIA_TYPE_VIDEO

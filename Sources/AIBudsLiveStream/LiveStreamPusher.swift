@@ -60,7 +60,7 @@ public final class LiveStreamPusher: Sendable {
     }
 
     /// A pusher of `puller`'s packets to `url`; call ``start()`` before the puller starts.
-    public init(from puller: LiveStreamPuller, to url: URL, configuration: Configuration = Configuration(),
+    public init(from puller: any LiveStreamSource, to url: URL, configuration: Configuration = Configuration(),
                 logger: any LogService = NullLogService()) throws {
         guard url.scheme?.lowercased() == "rtmp", url.host != nil, url.path.split(separator: "/").count >= 2 else {
             throw LiveStreamError(.invalidURL, "push to rtmp://HOST[:PORT]/APP/KEY, not \(url.absoluteString)")

@@ -21,7 +21,7 @@ public final class LiveStreamRecorder: Sendable {
 
     /// A recorder of `puller`'s packets into `file` (replaced if it exists); register it before
     /// the puller starts.
-    public init(from puller: LiveStreamPuller, to file: URL) {
+    public init(from puller: any LiveStreamSource, to file: URL) {
         self.file = file
         puller.onEvent { [weak self] event in
             guard let self, case .connected(let parameters) = event else { return }

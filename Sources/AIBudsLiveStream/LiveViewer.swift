@@ -48,7 +48,7 @@ public final class LiveViewer: Sendable {
     }
 
     /// Serves `puller`'s frames on `host`:`port` (0: a free port), with a random token.
-    public init(from puller: LiveStreamPuller, host: String = "127.0.0.1", port: UInt16 = 0) throws {
+    public init(from puller: any LiveStreamSource, host: String = "127.0.0.1", port: UInt16 = 0) throws {
         var random = [UInt8](repeating: 0, count: 24)
         for index in random.indices { random[index] = UInt8.random(in: 0...255) }
         token = Data(random).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

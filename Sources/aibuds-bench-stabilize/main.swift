@@ -7,6 +7,10 @@ import Foundation
 //       writes DIR/silent.mp4 (a rendered shaky clip), DIR/clip.mp4.gcsv and DIR/lens.json
 //   aibuds-bench-stabilize jitter VIDEO
 //       prints {"frames": N, "jitter": PX, "meanShiftX": PX, "meanShiftY": PX} from block matching
+//   aibuds-bench-stabilize live-file VIDEO GCSV OUT [LOOKAHEAD_FRAMES]
+//       runs the live model (LiveStabilizationModel) over VIDEO frame by frame, each frame corrected
+//       once the log's readings reach its look-ahead (default 3 frames), with the glasses' lens:
+//       the live path without the network's timing
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 func fail(_ message: String) -> Never {
@@ -46,6 +50,25 @@ case "jitter":
     }
     let mean = shifts.reduce(SIMD2<Double>.zero, +) / Double(max(1, shifts.count))
     print(#"{"frames": \#(frames), "jitter": \#(GlobalMotionEstimator.jitter(shifts)), "meanShiftX": \#(mean.x), "meanShiftY": \#(mean.y)}"#)
+case "live-file":
+    guard arguments.count >= 4 else { fail("live-file VIDEO GCSV OUT [LOOKAHEAD_FRAMES]") }
+    let input = URL(fileURLWithPath: arguments[1])
+    let log = try GyroLogParser.parse(contentsOf: URL(fileURLWithPath: arguments[2]))
+    let frames = arguments.count > 4 ? Double(arguments[4]) ?? 3 : 3
+    let info = try VideoProbe.probe(input)
+    var model = LiveStabilizationModel(
+        profile: .aibudsGlasses, width: info.width, height: info.height, frameRate: info.frameRate,
+        lookahead: max(0, frames - 0.5) / info.frameRate)
+    var next = 0
+    let warper = FrameWarper()
+    try VideoTranscoder().run(input: input, output: URL(fileURLWithPath: arguments[3]), shouldStop: { false }, progress: { _ in }) { frame in
+        while next < log.samples.count, log.samples[next].time <= frame.time + model.lookahead {
+            model.add([log.samples[next]])
+            next += 1
+        }
+        guard let correction = model.correction(forFrameAt: frame.time) else { return }
+        warper.warp(WarpMap(correction, width: info.width, height: info.height), source: frame.source, destination: frame.destination)
+    }
 default:
-    fail("render DIR … | jitter VIDEO")
+    fail("render DIR … | jitter VIDEO | live-file VIDEO GCSV OUT [LOOKAHEAD_FRAMES]")
 }

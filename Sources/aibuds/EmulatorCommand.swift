@@ -1,6 +1,7 @@
 import AIBudsEmulator
 import AIBudsLiveCamera
 import AIBudsLog
+import AIBudsStabilization
 import AIBudsSyntheticVideo
 import Foundation
 
@@ -14,7 +15,7 @@ struct EmulatorCommand: CLICommand {
                                [--fault SPEC]... [--record-every SECONDS] [--hotspot-open [--token T]]
                                [--no-list-digests] [--transport udp|bluez [--bus ADDRESS]]
                                [--rendered-videos N] [--lens-profile FILE] [--script FILE]
-                               [--mic FILE] [--speaker-out FILE]
+                               [--mic FILE] [--speaker-out FILE] [--live-video FILE --live-gyro FILE]
 
         Runs one device until SIGINT or SIGTERM (then exits 0). Once ready it prints exactly one
         line, 'listening on udp://HOST:PORT', and announces itself for scanners on this host.
@@ -47,6 +48,11 @@ struct EmulatorCommand: CLICommand {
                              built-in lens profile (instead of --media or --manifest)
           --lens-profile FILE  the camera's Gyroflow lens-profile JSON that the device serves
                              (Capture 'lens profile'; default: the glasses' built-in profile)
+          --live-video FILE  what the live camera sees: this clip, looping, at its size and rate,
+                             instead of the rendered scene (needs --live-gyro)
+          --live-gyro FILE   the clip's six-axis log (.gcsv), whose readings the live stream carries
+                             with the frames (docs/protocol.md, Live group); the lens is
+                             --lens-profile's
           --script FILE      the wearer's scenario: lines 'TIME ACTION ARGS', for example
                              '5 remove left', '8 press right doubleTap', '10 battery left -5',
                              '12 case open', '15 tws unlinked', '20 wake Hey Buds' (docs/emulator.md)
@@ -58,6 +64,7 @@ struct EmulatorCommand: CLICommand {
         """
 
     private(set) var configuration: EmulatorConfiguration
+    private let liveClip: LiveCameraClip?
     let verbose: Bool
     /// The bus of `--transport bluez`, nil for UDP.
     let bluezBus: String?
@@ -81,6 +88,19 @@ struct EmulatorCommand: CLICommand {
         let mic = try arguments.option("--mic")
         let speakerOut = try arguments.option("--speaker-out")
         let lensProfile = try arguments.option("--lens-profile")
+        let liveVideo = try arguments.option("--live-video")
+        let liveGyro = try arguments.option("--live-gyro")
+        guard (liveVideo == nil) == (liveGyro == nil) else { throw CommandFailure.usage("--live-video and --live-gyro go together") }
+        if let liveVideo, let liveGyro {
+            do {
+                let log = try GyroLogParser.parse(contentsOf: URL(fileURLWithPath: liveGyro))
+                liveClip = try LiveCameraClip(video: URL(fileURLWithPath: liveVideo), log: log)
+            } catch {
+                throw CommandFailure.usage("--live-video/--live-gyro: \(error)")
+            }
+        } else {
+            liveClip = nil
+        }
         verbose = arguments.flag("--verbose")
         let transport = try arguments.option("--transport") ?? "udp"
         let bus = try arguments.option("--bus")
@@ -146,7 +166,7 @@ struct EmulatorCommand: CLICommand {
         do {
             emulator = try Emulator(
                 configuration: configuration,
-                liveStream: LiveCamera(host: configuration.listen.host, link: configuration.link, logger: logger),
+                liveStream: LiveCamera(host: configuration.listen.host, link: configuration.link, logger: logger, clip: liveClip),
                 logger: logger)
             address = try emulator.start().description
         } catch {

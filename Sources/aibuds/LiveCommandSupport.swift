@@ -1,6 +1,8 @@
 import AIBuds
 import AIBudsEmulator
 import AIBudsLiveStream
+import AIBudsSMP
+import AIBudsStabilization
 import AIBudsSync
 import Foundation
 
@@ -100,6 +102,69 @@ struct LiveDeviceStream {
             Task { await puller.waitUntilEnded(); once.resume() }
             if let duration { Task { try? await Task.sleep(for: duration); once.resume() } }
         }
+    }
+}
+
+/// `--stabilize [--lens FILE] [--lookahead N] [--smoothness S]`: the live stream stabilized from
+/// the motion it carries.
+struct LiveStabilizeOptions {
+    var lensFile: String?
+    var lookaheadFrames = 3
+    var smoothness = 0.5
+
+    /// The options of a command line; nil without `--stabilize`.
+    static func parse(_ arguments: inout Arguments) throws -> LiveStabilizeOptions? {
+        let wanted = arguments.flag("--stabilize")
+        var options = LiveStabilizeOptions()
+        options.lensFile = try arguments.option("--lens")
+        if let frames: Int = try arguments.number("--lookahead") {
+            guard (0...30).contains(frames) else { throw CommandFailure.usage("--lookahead takes 0 to 30 frames") }
+            options.lookaheadFrames = frames
+        }
+        if let smoothness: Double = try arguments.number("--smoothness") {
+            guard (0...1).contains(smoothness) else { throw CommandFailure.usage("--smoothness takes 0 to 1") }
+            options.smoothness = smoothness
+        }
+        guard wanted else {
+            guard options.lensFile == nil else { throw CommandFailure.usage("--lens needs --stabilize") }
+            return nil
+        }
+        return options
+    }
+
+    /// The help lines the live commands share.
+    static let help = """
+          --stabilize          stabilize the stream from the motion it carries (gyro EIS, the file
+                               stabilizer's model with a look-ahead; re-encoded with libx264)
+          --lens FILE          the camera's lens profile (default: the device's, else the glasses')
+          --lookahead N        frames of motion past each frame before it is corrected (default 3)
+          --smoothness S       0–1, how still the picture is kept (default 0.5)
+        """
+
+    /// The stabilizer over `source` for `stream`: the lens from --lens, else the device's, else
+    /// the glasses' built-in profile.
+    func stabilizer(over source: any LiveStreamSource, stream: LiveDeviceStream) async throws -> LiveStreamStabilizer {
+        var lens = LensProfile.aibudsGlasses
+        if let lensFile {
+            lens = try LensProfileParser.parse(contentsOf: URL(fileURLWithPath: lensFile))
+        } else if let device = stream.device as? SMPDevice, let data = try? await device.cameraLensProfile(),
+            let profile = try? LensProfileParser.parse(data)
+        {
+            lens = profile
+        }
+        let configuration = LiveStreamStabilizer.Configuration(
+            stabilization: StabilizationSettings(smoothing: .adaptive(smoothness: smoothness)), lookaheadFrames: lookaheadFrames,
+            framesPerSecond: max(1, stream.status.framesPerSecond), bitrateKbps: max(1_000, stream.status.bitrateKbps ?? 2_000))
+        return LiveStreamStabilizer(from: source, lens: lens, configuration: configuration)
+    }
+
+    /// One line of what the stabilizer did.
+    static func summary(_ stabilizer: LiveStreamStabilizer) -> String {
+        let stats = stabilizer.statistics
+        func ms(_ value: Int64?) -> String { value.map { String(format: "%.1f", Double($0) / 1000) } ?? "-" }
+        return "stabilized \(stats.stabilized) of \(stats.received) frames (\(stats.dropped) dropped, \(stats.uncorrected) uncorrected, \(stats.missing) missing upstream);"
+            + " added latency p50 \(ms(stats.addedLatencyP50)) ms, p95 \(ms(stats.addedLatencyP95)) ms;"
+            + " capture to stabilized p50 \(ms(stats.captureLatencyP50)) ms, p95 \(ms(stats.captureLatencyP95)) ms"
     }
 }
 

@@ -10,6 +10,7 @@ struct LiveViewCommand: CLICommand {
     static let help = """
         usage: aibuds live view --device D [--rtsp | --jpeg] [--size WxH] [--fps N] [--transport tcp|udp]
                                 [--port N] [--no-open] [--frames-to DIR] [--duration S]
+                                [--stabilize [--lens FILE] [--lookahead N] [--smoothness S]]
 
         Uses the stream the camera runs (or starts one), pulls it, and serves a viewer page on
         http://127.0.0.1:PORT/ (multipart JPEG, no plugin); prints that URL and opens it with
@@ -20,6 +21,7 @@ struct LiveViewCommand: CLICommand {
           --port N             the viewer's port (default: a free one)
           --no-open            only print the URL
           --frames-to DIR      also write every frame as DIR/frame-NNNNNN.jpg
+        \(LiveStabilizeOptions.help)
         """
 
     var device: String
@@ -30,6 +32,7 @@ struct LiveViewCommand: CLICommand {
     var open: Bool
     var framesFolder: String?
     var duration: Duration?
+    var stabilize: LiveStabilizeOptions?
 
     init(_ arguments: inout Arguments) throws {
         guard let device = try arguments.option("--device") else { throw CommandFailure.usage("--device is required") }
@@ -40,6 +43,7 @@ struct LiveViewCommand: CLICommand {
         open = !arguments.flag("--no-open")
         framesFolder = try arguments.option("--frames-to")
         duration = try LiveDeviceStream.duration(&arguments)
+        stabilize = try LiveStabilizeOptions.parse(&arguments)
     }
 
     func run() async throws -> ExitCode {
@@ -47,10 +51,12 @@ struct LiveViewCommand: CLICommand {
         let puller: LiveStreamPuller
         let viewer: LiveViewer
         var files: LiveFrameFiles?
+        var stabilizer: LiveStreamStabilizer?
         do {
             puller = try LiveStreamPuller(url: try stream.url, configuration: .init(transport: transport))
-            viewer = try LiveViewer(from: puller, port: port)
-            if let framesFolder { files = try LiveFrameFiles(from: puller, to: URL(fileURLWithPath: framesFolder)) }
+            if let stabilize { stabilizer = try await stabilize.stabilizer(over: puller, stream: stream) }
+            viewer = try LiveViewer(from: stabilizer ?? puller, port: port)
+            if let framesFolder { files = try LiveFrameFiles(from: stabilizer ?? puller, to: URL(fileURLWithPath: framesFolder)) }
         } catch {
             await stream.close()
             throw CommandFailure.failure("live view: \(error)")
@@ -64,11 +70,13 @@ struct LiveViewCommand: CLICommand {
         if open { Self.openInBrowser(viewer.url) }
         await LiveDeviceStream.wait(for: duration, or: puller)
         puller.stop()
+        stabilizer?.finish()
         viewer.stop()
         withExtendedLifetime(files) {}
         await stream.close()
         let stats = puller.statistics
         CLI.say("\(stats.frames) frames decoded, \(viewer.statistics.framesServed) shown, \(stats.failures) reconnections")
+        if let stabilizer { CLI.say(LiveStabilizeOptions.summary(stabilizer)) }
         return .ok
     }
 

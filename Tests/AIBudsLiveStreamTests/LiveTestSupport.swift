@@ -15,14 +15,14 @@ struct LiveEmulator {
     let emulator: Emulator
     let camera: LiveCamera
 
-    init(link: LinkProfile = .unlimited) throws {
+    init(link: LinkProfile = .unlimited, clip: LiveCameraClip? = nil) throws {
         var configuration = EmulatorConfiguration()
         configuration.profile = .glasses
         configuration.listen = SocketAddress(host: "127.0.0.1", port: 0)
         configuration.mediaSeeds = []
         configuration.link = link
         configuration.announce = false
-        camera = LiveCamera(host: "127.0.0.1", link: link)
+        camera = LiveCamera(host: "127.0.0.1", link: link, clip: clip)
         emulator = try Emulator(configuration: configuration, liveStream: camera)
         _ = try emulator.start()
     }

@@ -32,27 +32,33 @@ public struct MahonyOrientationFilter: Sendable {
         orientations.reserveCapacity(samples.count)
         orientations.append(q)
         for index in 1..<max(1, samples.count) {
-            let previous = samples[index - 1], sample = samples[index]
-            let dt = sample.time - previous.time
-            var rate = (previous.gyro + sample.gyro) / 2
-            if let accel = sample.accel {
-                let norm = (accel * accel).sum().squareRoot()
-                if norm > 0, abs(norm - 1) < accelerationGate {
-                    let measuredUp = accel / norm
-                    let expectedUp = q.conjugate.rotate(Self.worldUp)
-                    let error = Quaternion.cross(measuredUp, expectedUp)
-                    bias += error * (integralGain * dt)
-                    rate += error * proportionalGain + bias
-                }
-            }
-            q = (q * Quaternion(rotationVector: rate * dt)).normalized
+            advance(&q, bias: &bias, from: samples[index - 1], to: samples[index])
             orientations.append(q)
         }
         return OrientationTrack(times: samples.map(\.time), orientations: orientations)
     }
 
+    /// One step of the filter: `q` (and the gyro bias estimate) from `previous`'s time to
+    /// `sample`'s. The one integration step of the file path (``track(_:)``) and the live one
+    /// (``LiveStabilizationModel``).
+    func advance(_ q: inout Quaternion, bias: inout SIMD3<Double>, from previous: ImuSample, to sample: ImuSample) {
+        let dt = sample.time - previous.time
+        var rate = (previous.gyro + sample.gyro) / 2
+        if let accel = sample.accel {
+            let norm = (accel * accel).sum().squareRoot()
+            if norm > 0, abs(norm - 1) < accelerationGate {
+                let measuredUp = accel / norm
+                let expectedUp = q.conjugate.rotate(Self.worldUp)
+                let error = Quaternion.cross(measuredUp, expectedUp)
+                bias += error * (integralGain * dt)
+                rate += error * proportionalGain + bias
+            }
+        }
+        q = (q * Quaternion(rotationVector: rate * dt)).normalized
+    }
+
     /// The tilt of the first 0.1 s of accelerometer readings (identity without an accelerometer).
-    private func initialOrientation(_ samples: [ImuSample]) -> Quaternion {
+    func initialOrientation(_ samples: [ImuSample]) -> Quaternion {
         guard let start = samples.first?.time else { return .identity }
         var sum = SIMD3<Double>.zero
         for sample in samples where sample.time - start <= 0.1 {

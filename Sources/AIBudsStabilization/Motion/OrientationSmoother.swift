@@ -62,18 +62,30 @@ public struct OrientationSmoother: Sendable {
 
     /// Forward then backward exponential smoothing along the shortest arc (no lag overall).
     static func zeroPhase(_ track: OrientationTrack, timeConstants: [Double]) -> OrientationTrack {
+        let forward = forwardPass(track, timeConstants: timeConstants)
+        return OrientationTrack(times: track.times, orientations: backwardPass(forward, times: track.times, timeConstants: timeConstants))
+    }
+
+    /// The forward (causal) exponential pass: each orientation moves from the previous result
+    /// toward the sample by `1 - exp(-dt / τ)`; the first is the track's own.
+    static func forwardPass(_ track: OrientationTrack, timeConstants: [Double]) -> [Quaternion] {
         let times = track.times
         var forward = track.orientations
         for index in 1..<max(1, forward.count) {
             let alpha = 1 - exp(-(times[index] - times[index - 1]) / timeConstants[index])
             forward[index] = Quaternion.slerp(forward[index - 1], track.orientations[index], alpha)
         }
+        return forward
+    }
+
+    /// The backward pass over a forward pass's result, from its last orientation.
+    static func backwardPass(_ forward: [Quaternion], times: [Double], timeConstants: [Double]) -> [Quaternion] {
         var backward = forward
         for index in stride(from: backward.count - 2, through: 0, by: -1) {
             let alpha = 1 - exp(-(times[index + 1] - times[index]) / timeConstants[index])
             backward[index] = Quaternion.slerp(backward[index + 1], forward[index], alpha)
         }
-        return OrientationTrack(times: times, orientations: backward)
+        return backward
     }
 
     /// The same forward–backward smoother for vectors.
