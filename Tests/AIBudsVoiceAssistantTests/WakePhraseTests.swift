@@ -13,7 +13,15 @@ import Testing
         #expect(wake.command(in: "hey glass is take a photo") == ["take", "a", "photo"])
         #expect(wake.command(in: "Hay glasses volume up") == ["volume", "up"])
         #expect(wake.command(in: "Okay, hey glasses, next song") == ["next", "song"])
-        for other in ["", "glasses", "They say glasses are expensive.", "I left my glasses at home, hey", "hello there take a photo"] {
+        // How espeak-ng's voices came out of Moonshine in the assistant's benchmark.
+        #expect(wake.command(in: "K-glasses pause the music.") == ["pause", "the", "music"])
+        #expect(wake.command(in: "Paying lashes, take a picture.") == ["take", "a", "picture"])
+        #expect(wake.command(in: "Peglasses navigate to the train station.") == ["navigate", "to", "the", "train", "station"])
+        #expect(wake.command(in: "Stay glasses next song") == ["next", "song"])
+        for other in [
+            "", "glasses", "They say glasses are expensive.", "I left my glasses at home, hey", "hello there take a photo",
+            "The glasses case is too large.", "The new glasses shipped on Tuesday.", "Hey team, a quick reminder.",
+        ] {
             #expect(wake.command(in: other) == nil, "\(other)")
         }
         #expect(WakePhrase("  ,, ") == nil)
