@@ -124,16 +124,18 @@ struct BenchAssistantCommand: CLICommand {
         var right = 0
         var executable = 0
         var executed = 0
-        var lastWakeClip: Int?
+        // The clip of the utterance last heard: its command comes right after it (a wake may come
+        // earlier, from a partial of a later utterance, when the audio outruns the recognizer).
+        var heardClip: Int?
         for try await event in listener.events(from: PCMAudioSource(PCMAudio(sampleRate: 16_000, channels: 1, samples: stream))) {
             if verbose { CLI.printError("\(event)") }
             switch event {
             case .wake(let at):
-                let clip = spans.firstIndex { at < $0.end } ?? spans.count - 1
-                wakes.insert(clip)
-                lastWakeClip = clip
+                wakes.insert(spans.firstIndex { at < $0.end } ?? spans.count - 1)
+            case .heard(_, let at):
+                heardClip = spans.firstIndex { at <= $0.end } ?? spans.count - 1
             case .command(let intent, _):
-                guard let clip = lastWakeClip else { break }
+                guard let clip = heardClip else { break }
                 if intent == spans[clip].intent { right += 1 }
                 busy += clock.now - start
                 let outcome = await assistant.execute(intent)
