@@ -107,6 +107,9 @@ extension SMPDevice {
     /// Ends navigation, its instruction and its alert; the device answers rc 7 when none runs.
     public func stopNavigation() async throws {
         try await act(DeviceActionName.navigationStop, .navigation)
+        // The stop's answer is the instruction; the alert it cleared is a setting of its own, whose
+        // event may come after this returns: read it, so the alert is gone when the call returns.
+        _ = try await readSetting(DeviceSettingName.navigationAlert, .navigation)
     }
 
     /// The alert on the display, as last reported.
