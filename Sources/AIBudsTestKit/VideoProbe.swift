@@ -17,7 +17,7 @@ public func decodedStamps(
     let raw = raw ?? input.deletingPathExtension().appendingPathExtension("gray")
     let limit = frames.map { ["-frames:v", "\($0)"] } ?? []
     let result = try await runProgram(URL(fileURLWithPath: "/usr/bin/ffmpeg"), [
-        "-v", "error", "-y"] + inputOptions + ["-i", input.isFileURL ? input.path : input.absoluteString,
+        "-v", "error", "-y"] + streamTimeout(input) + inputOptions + ["-i", input.isFileURL ? input.path : input.absoluteString,
         "-vsync", "passthrough"] + limit + ["-f", "rawvideo", "-pix_fmt", "gray", raw.path,
     ])
     guard result.status == 0 else { throw VideoProbeFailure(description: "ffmpeg could not decode \(input): \(result.err)") }
@@ -41,12 +41,22 @@ public func probedFrameCount(of file: URL) async throws -> Int {
     return count
 }
 
+/// For a stream's URL, FFmpeg's I/O timeout of 10 s: a server that stops answering fails the
+/// program rather than holding the test (RTSP's `-timeout`, HTTP's `-rw_timeout`, in µs).
+private func streamTimeout(_ input: URL) -> [String] {
+    switch input.scheme?.lowercased() {
+    case "rtsp": ["-timeout", "10000000"]
+    case "http", "https": ["-rw_timeout", "10000000"]
+    default: []
+    }
+}
+
 /// What `ffprobe` says of the first video stream of `input` (a file or a stream's URL): the
 /// entries asked for in `options` (`-show_entries stream=codec_name,width,height`, say), one value
 /// a line, after `inputOptions`.
 public func probeVideo(_ input: URL, _ options: [String], inputOptions: [String] = []) async throws -> String {
     let result = try await runProgram(URL(fileURLWithPath: "/usr/bin/ffprobe"), [
-        "-v", "error"] + inputOptions + ["-select_streams", "v:0"] + options + ["-of", "default=noprint_wrappers=1:nokey=1",
+        "-v", "error"] + streamTimeout(input) + inputOptions + ["-select_streams", "v:0"] + options + ["-of", "default=noprint_wrappers=1:nokey=1",
         input.isFileURL ? input.path : input.absoluteString,
     ])
     guard result.status == 0 else { throw VideoProbeFailure(description: "ffprobe could not read \(input): \(result.err)") }

@@ -8,7 +8,9 @@ import Testing
 /// The emulated camera on its own (no emulator, no SDK puller): its RTSP and multipart JPEG
 /// servers on free loopback ports, read by FFmpeg's `ffprobe` and `ffmpeg` programs, each decoded
 /// frame checked by the stamp the camera burns into its picture.
-@Suite("Live camera: RTSP and multipart JPEG served to FFmpeg", .timeLimit(.minutes(3)))
+/// One camera at a time: GStreamer's RTSP servers of several cameras at once in one process once
+/// left an `ffprobe` waiting for its answer.
+@Suite("Live camera: RTSP and multipart JPEG served to FFmpeg", .serialized, .timeLimit(.minutes(3)))
 struct LiveCameraTests {
     /// A camera on the loopback streaming `format` at 320×240 and `fps`; returns it and its URL.
     static func start(_ format: LiveStreamFormat, fps: Int = 15) throws -> (LiveCamera, URL) {
