@@ -55,7 +55,8 @@ public final class VoiceAssistant: Sendable {
     }
 
     /// Authorizes (``authorize()``), then listens to the device's microphone and carries out each
-    /// command until the iteration stops or the microphone stream ends. Throws an
+    /// command until the iteration stops or the microphone stream ends; a stopped iteration ends
+    /// the stream without an error. Throws an
     /// ``/AIBudsFoundation/AIBudsError`` when the device has no microphone stream or service
     /// authorization, or its link fails; an ``/AIBudsAIFoundation/AIError`` when the recognizer does.
     public func run() -> AsyncThrowingStream<VoiceAssistantEvent, any Error> {
@@ -72,6 +73,9 @@ public final class VoiceAssistant: Sendable {
                     output.yield(event)
                     if case .command(let intent, _) = event { output.yield(await execute(intent)) }
                 }
+                output.finish()
+            } catch where Task.isCancelled {
+                // The iteration stopped (the consumer went away or was canceled): an end, not a failure.
                 output.finish()
             } catch let error as AIError where error.code == .audioSourceFailed && error.underlying is AIBudsError {
                 // The device's microphone failed (a disconnect): the device's own error.

@@ -75,7 +75,8 @@ struct AssistantCommand: CLICommand {
         defer { interrupt.remove() }
         do {
             try await task.value
-        } catch is CancellationError {
+        } catch where task.isCancelled {
+            // Ctrl-C: whatever the stop surfaced as, the wearer asked for it.
         } catch let error as AIBudsError {
             await connection.close()
             throw CommandFailure.failure("the assistant stopped: \(error.message)")
