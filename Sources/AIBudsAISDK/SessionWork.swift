@@ -63,7 +63,13 @@ final class SessionWork: Sendable {
                         partialQueued.withLock { $0 = false }
                         // Its utterance ended meanwhile: the final text comes next, sooner without it.
                         guard index >= finishedUtterances.withLock({ $0 }) else { continue }
-                        let text = try await provider.transcribe(audio, language: params.language).text
+                        let text: String
+                        do {
+                            text = try await provider.transcribe(audio, language: params.language).text
+                        } catch where !Task.isCancelled {
+                            // A partial is a preview: its utterance's final text reports a failure that lasts.
+                            continue
+                        }
                         guard !text.isEmpty, lastPartial.map({ $0.index != index || $0.text != text }) ?? true else { continue }
                         lastPartial = (index, text)
                         session.emit(.partialTranscript(utterance: index, text: text))

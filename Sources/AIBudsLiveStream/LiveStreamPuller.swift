@@ -54,16 +54,11 @@ public final class LiveStreamPuller: Sendable {
     public let configuration: Configuration
     private let logger: any LogService
     private let interrupt = InterruptFlag()
-    private let handlers = Locked(Handlers())
+    /// The handlers of its frames, packets and events (all called on the puller's thread).
+    public let handlers = LiveStreamHandlers()
     private let stats = Locked(LiveStreamStatistics())
     private let finished = DispatchSemaphore(value: 0)
     private let started = Locked(false)
-
-    private struct Handlers {
-        var frames: [@Sendable (LiveFrame) -> Void] = []
-        var packets: [@Sendable (LivePacket) -> Void] = []
-        var events: [@Sendable (LiveStreamEvent) -> Void] = []
-    }
 
     /// A puller of `url` (`rtsp://` or `http://`); nothing connects until ``start()``.
     public init(url: URL, configuration: Configuration = Configuration(), logger: any LogService = NullLogService()) throws {
@@ -73,21 +68,6 @@ public final class LiveStreamPuller: Sendable {
         self.url = url
         self.configuration = configuration
         self.logger = logger
-    }
-
-    /// Calls `handler` with every decoded frame, on the puller's thread (keep it short).
-    public func onFrame(_ handler: @escaping @Sendable (LiveFrame) -> Void) {
-        handlers.withLock { $0.frames.append(handler) }
-    }
-
-    /// Calls `handler` with every packet as read, before it is decoded, on the puller's thread.
-    public func onPacket(_ handler: @escaping @Sendable (LivePacket) -> Void) {
-        handlers.withLock { $0.packets.append(handler) }
-    }
-
-    /// Calls `handler` with every connection event, on the puller's thread.
-    public func onEvent(_ handler: @escaping @Sendable (LiveStreamEvent) -> Void) {
-        handlers.withLock { $0.events.append(handler) }
     }
 
     /// The decoded frames from now on as an async sequence; a slow consumer gets the newest
@@ -137,10 +117,6 @@ public final class LiveStreamPuller: Sendable {
         }
     }
 
-    private func emit(_ event: LiveStreamEvent) {
-        for handler in handlers.withLock({ $0.events }) { handler(event) }
-    }
-
     private func run() {
         var failingSince: ContinuousClock.Instant?
         var backoff = Duration.milliseconds(100)
@@ -153,19 +129,18 @@ public final class LiveStreamPuller: Sendable {
                     : try MJPEGReader(url: url, interrupt: interrupt)
                 let decoder = configuration.decodes ? try LiveDecoder(reader.parameters) : nil
                 stats.withLock { $0.connections += 1 }
-                emit(.connected(reader.parameters))
+                handlers.emit(.connected(reader.parameters))
                 while !interrupt.isSet {
                     let packet = try reader.read()
                     failingSince = nil
                     backoff = .milliseconds(100)
-                    let (packetHandlers, frameHandlers) = handlers.withLock { ($0.packets, $0.frames) }
-                    for handler in packetHandlers { handler(packet) }
+                    handlers.emit([packet])
                     let frames = decoder?.decode(packet, sequence: &sequence) ?? []
                     stats.withLock {
                         $0.packets += 1
                         $0.frames += frames.count
                     }
-                    for frame in frames { for handler in frameHandlers { handler(frame) } }
+                    handlers.emit(frames)
                 }
             } catch {
                 guard !interrupt.isSet else { break }
@@ -173,12 +148,12 @@ public final class LiveStreamPuller: Sendable {
                 lastError = failure
                 stats.withLock { $0.failures += 1 }
                 logger.log(.info, "live", "\(url.absoluteString): \(failure); reconnecting")
-                emit(.disconnected(failure))
+                handlers.emit(.disconnected(failure))
                 let now = ContinuousClock.now
                 let since = failingSince ?? now
                 failingSince = since
                 if now - since >= configuration.reconnectWindow {
-                    emit(.ended(LiveStreamError(.unreachable, "gave up after \(configuration.reconnectWindow): \(failure.message)",
+                    handlers.emit(.ended(LiveStreamError(.unreachable, "gave up after \(configuration.reconnectWindow): \(failure.message)",
                                                 code: failure.code)))
                     return
                 }
@@ -187,7 +162,7 @@ public final class LiveStreamPuller: Sendable {
             }
         }
         _ = lastError
-        emit(.ended(nil))
+        handlers.emit(.ended(nil))
     }
 
     /// Sleeps `duration` in short steps, returning early when stopped.

@@ -79,17 +79,13 @@ public final class LiveStreamStabilizer: LiveStreamSource, Sendable {
     /// How it stabilizes.
     public let configuration: Configuration
     private let logger: any LogService
-    private let handlers = Locked(Handlers())
+    /// The handlers of its stabilized frames, encoded packets and events: `connected` once its
+    /// encoder is open, the source's `disconnected`, and `ended` after the last frame is handed on.
+    public let handlers = LiveStreamHandlers()
     private let input = Locked(Input())
     private let stats = Locked(Stats())
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
-
-    private struct Handlers {
-        var frames: [@Sendable (LiveFrame) -> Void] = []
-        var packets: [@Sendable (LivePacket) -> Void] = []
-        var events: [@Sendable (LiveStreamEvent) -> Void] = []
-    }
 
     private struct Input {
         var queue: [LiveFrame] = []
@@ -120,7 +116,7 @@ public final class LiveStreamStabilizer: LiveStreamSource, Sendable {
             guard let self else { return }
             switch event {
             case .connected: break
-            case .disconnected: emit(event)
+            case .disconnected: handlers.emit(event)
             case .ended(let reason): end(reason)
             }
         }
@@ -131,22 +127,6 @@ public final class LiveStreamStabilizer: LiveStreamSource, Sendable {
         thread.name = "aibuds.live.stabilize"
         thread.qualityOfService = .userInteractive
         thread.start()
-    }
-
-    /// Calls `handler` with every stabilized frame, on the stabilizer's thread (keep it short).
-    public func onFrame(_ handler: @escaping @Sendable (LiveFrame) -> Void) {
-        handlers.withLock { $0.frames.append(handler) }
-    }
-
-    /// Calls `handler` with every encoded packet of the stabilized stream, on its thread.
-    public func onPacket(_ handler: @escaping @Sendable (LivePacket) -> Void) {
-        handlers.withLock { $0.packets.append(handler) }
-    }
-
-    /// Calls `handler` with the stabilized stream's events: `connected` once its encoder is open,
-    /// the source's `disconnected`, and `ended` after the last frame is handed on.
-    public func onEvent(_ handler: @escaping @Sendable (LiveStreamEvent) -> Void) {
-        handlers.withLock { $0.events.append(handler) }
     }
 
     /// What it did so far.
@@ -172,10 +152,6 @@ public final class LiveStreamStabilizer: LiveStreamSource, Sendable {
         let sorted = values.sorted()
         func at(_ fraction: Double) -> Int64 { sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))] }
         return (at(0.5), at(0.95))
-    }
-
-    private func emit(_ event: LiveStreamEvent) {
-        for handler in handlers.withLock({ $0.events }) { handler(event) }
     }
 
     private func enqueue(_ frame: LiveFrame) {
@@ -245,13 +221,13 @@ public final class LiveStreamStabilizer: LiveStreamSource, Sendable {
                     session = try process(frame, in: session)
                 } catch {
                     logger.log(.error, "live", "the stabilizer stops: \(error)")
-                    emit(.ended(error as? LiveStreamError ?? LiveStreamError(.output, "\(error)")))
+                    handlers.emit(.ended(error as? LiveStreamError ?? LiveStreamError(.output, "\(error)")))
                     return
                 }
             }
             if ended {
                 if let session { while !session.pending.isEmpty { try? output(session) } }
-                emit(.ended(reason))
+                handlers.emit(.ended(reason))
                 return
             }
         }
@@ -286,7 +262,7 @@ public final class LiveStreamStabilizer: LiveStreamSource, Sendable {
                 width: frame.width, height: frame.height, fps: fps, bitrateKbps: configuration.bitrateKbps,
                 threads: configuration.encoderThreads)
             session = Session(model: model, encoder: encoder, origin: capture)
-            emit(.connected(encoder.parameters))
+            handlers.emit(.connected(encoder.parameters))
         }
         guard let session else { throw LiveStreamError(.output, "no session") }
         add(frame.motion, capturedAt: capture, to: session)
@@ -339,8 +315,7 @@ public final class LiveStreamStabilizer: LiveStreamSource, Sendable {
         session.lastPTS = pts
         let packets = try encoder.encode(pts: pts, stamp: frame.stamp)
         let now = liveWallClockMicroseconds()
-        let (packetHandlers, frameHandlers) = handlers.withLock { ($0.packets, $0.frames) }
-        for packet in packets { for handler in packetHandlers { handler(packet) } }
+        handlers.emit(packets)
         stats.withLock { stats in
             stats.counts.stabilized += 1
             if correction == nil { stats.counts.uncorrected += 1 }
@@ -349,7 +324,7 @@ public final class LiveStreamStabilizer: LiveStreamSource, Sendable {
                 if let stamp = frame.stamp { stats.capture.append(Int64(now) - Int64(stamp.captureMicroseconds)) }
             }
         }
-        guard !frameHandlers.isEmpty else { return }
+        guard handlers.wantsFrames else { return }
         func copy(_ plane: PlaneBuffer) -> [UInt8] {
             var out = [UInt8](repeating: 0, count: plane.width * plane.height)
             out.withUnsafeMutableBufferPointer { buffer in
@@ -363,6 +338,6 @@ public final class LiveStreamStabilizer: LiveStreamSource, Sendable {
             width: width, height: height, luma: copy(destination[0]), cb: copy(destination[1]), cr: copy(destination[2]),
             stamp: frame.stamp, decodedMicroseconds: now, sequence: session.sequence)
         session.sequence += 1
-        for handler in frameHandlers { handler(stabilized) }
+        handlers.emit([stabilized])
     }
 }

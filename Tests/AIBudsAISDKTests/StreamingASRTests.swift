@@ -70,6 +70,40 @@ import Testing
         }
     }
 
+    @Test func aPartialThatFailsIsSkippedAndTheFinalTextStillComes() async throws {
+        try #require(MoonshineRecognizer.isInstalled, "scripts/asr-model.sh installs the Moonshine model")
+        /// Moonshine, failing (as an engine that runs out of memory would) on any audio under 2.5 s.
+        final class FailsOnShortAudio: AIConnectSDK {
+            let recognizer = OfflineAIProvider(recognizer: .moonshine)
+            let failures = Locked(0)
+            var providerName: String { "fails-on-short-audio" }
+            var vendor: AIServiceVendor { .none }
+            var capabilities: AICapabilities { .transcription }
+            func transcribe(_ audio: PCMAudio, language: String?) async throws -> AITranscript {
+                guard audio.duration >= 2.5 else {
+                    failures.withLock { $0 += 1 }
+                    throw AIError(.engineFailed, "no memory for \(audio.duration) s")
+                }
+                return try await recognizer.transcribe(audio, language: language)
+            }
+        }
+        let directory = try makeTemporaryDirectory("streaming-asr-failing-partial")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let wav = try await spokenWAV(Self.sentences[0], in: directory)
+        let provider = FailsOnShortAudio()
+        let session = try await AIBudsAISDK.startStreamingASR(
+            parameters: AISessionParameters(partialResultInterval: 0.4), source: WAVFileAudioSource(url: wav, realTime: true), using: provider)
+        var events: [AISessionEvent] = []
+        for await event in session.events { events.append(event) }
+        let result = try await session.result()
+
+        #expect(provider.failures.withLock { $0 } > 0, "no partial was tried on short audio")
+        #expect(result.transcripts.count == 1, "\(events)")
+        let wer = WordErrorRate(reference: Self.sentences[0], hypothesis: result.transcripts.first?.text ?? "")
+        #expect(wer.rate <= 0.15, "\(result.transcripts)")
+        #expect(events.last == .finished, "\(events)")
+    }
+
     @Test func aBadIntervalOrAProviderThatCannotTranscribeIsRefused() async throws {
         let source = PCMAudioSource(PCMAudio(sampleRate: 16_000, channels: 1, samples: []))
         for interval in [0, -1, Double.nan] {
