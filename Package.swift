@@ -314,7 +314,7 @@ let package = Package(
         ]),
         .testTarget(name: "AIBudsONNXTests", dependencies: ["AIBudsONNX"]),
         .testTarget(name: "AIBudsAIFoundationTests", dependencies: ["AIBudsAIFoundation"]),
-        .testTarget(name: "AIBudsAITests", dependencies: ["AIBudsAIFoundation", "AIBudsAudio", "AIBudsTestKit"]),
+        .testTarget(name: "AIBudsAITests", dependencies: ["AIBudsAIFoundation", "AIBudsAudio", "AIBudsOfflineAI", "AIBudsProcess", "AIBudsTestKit"]),
         .testTarget(name: "AIBudsAISDKTests", dependencies: [
             "AIBudsSync", "AIBudsFoundation", "AIBudsAudio", "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOpenAI",
             "AIBudsOfflineAI", "AIBudsTestKit",

@@ -14,18 +14,31 @@ public enum AudioPlayer {
     /// - Throws: `AudioError.soundServerUnavailable` when no server answers, naming the cause.
     public static func play(_ audio: PCMAudio, server: String? = nil, applicationName: String = "aibuds") throws {
         try audio.validate()
-        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(audio.sampleRate), channels: UInt8(audio.channels))
-        var error: Int32 = 0
-        guard let stream = pa_simple_new(server, applicationName, PA_STREAM_PLAYBACK, nil, "speech", &spec, nil, nil, &error) else {
-            throw AudioError.soundServerUnavailable(
-                "no PulseAudio or PipeWire server answers (\(String(cString: pa_strerror(error))))")
-        }
+        let stream = try open(sampleRate: audio.sampleRate, channels: audio.channels, server: server, applicationName: applicationName)
         defer { pa_simple_free(stream) }
+        var error: Int32 = 0
         let written = audio.samples.withUnsafeBytes { bytes in
             pa_simple_write(stream, bytes.baseAddress, bytes.count, &error)
         }
         guard written == 0, pa_simple_drain(stream, &error) == 0 else {
             throw AudioError.soundServerUnavailable("the server dropped the stream (\(String(cString: pa_strerror(error))))")
         }
+    }
+
+    /// Opens a playback stream and closes it again: whether ``play(_:server:applicationName:)``
+    /// would find a sound server, asked before there is anything to play.
+    /// - Throws: `AudioError.soundServerUnavailable` when no server answers, naming the cause.
+    public static func checkServer(_ server: String? = nil, applicationName: String = "aibuds") throws {
+        pa_simple_free(try open(sampleRate: 16_000, channels: 1, server: server, applicationName: applicationName))
+    }
+
+    private static func open(sampleRate: Int, channels: Int, server: String?, applicationName: String) throws -> OpaquePointer {
+        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(sampleRate), channels: UInt8(channels))
+        var error: Int32 = 0
+        guard let stream = pa_simple_new(server, applicationName, PA_STREAM_PLAYBACK, nil, "speech", &spec, nil, nil, &error) else {
+            throw AudioError.soundServerUnavailable(
+                "no PulseAudio or PipeWire server answers (\(String(cString: pa_strerror(error))))")
+        }
+        return stream
     }
 }

@@ -67,6 +67,13 @@ struct AIConverseCommand: CLICommand {
         let transcriber = otherTranscribeURL.map {
             OpenAICompatibleProvider(configuration: OpenAICompatibleConfiguration(transcriptionBaseURL: $0))
         }
+        if otherOutput == nil {
+            do {
+                try AudioPlayer.checkServer()
+            } catch {
+                throw CommandFailure.failure("the other person cannot hear this machine: \(error) (give --other-output OUT.wav)")
+            }
+        }
         let connection = try await AIDeviceConnection.open(device)
         let otherSink: any AIAudioSink = otherOutput.map { WAVFileAudioSink(url: URL(fileURLWithPath: $0)) } ?? LocalSpeakerSink()
         do {

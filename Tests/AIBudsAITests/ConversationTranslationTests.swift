@@ -1,5 +1,7 @@
 import AIBudsAIFoundation
 import AIBudsAudio
+import AIBudsOfflineAI
+import AIBudsProcess
 import AIBudsTestKit
 import Foundation
 import Testing
@@ -72,5 +74,80 @@ import Testing
         // The other person heard the Spanish translation.
         let told = try WAVFile.read(from: otherOut)
         #expect(told.duration > 1, "\(told.duration) s")
+    }
+}
+
+/// Conversation translation with the other person listening to this machine (no
+/// `--other-output`): what the wearer says reaches a real PulseAudio server, recorded from its
+/// sink's monitor; with no sound server the command says so before it starts.
+@Suite(.timeLimit(.minutes(3))) struct ConversationLocalSpeakerTests {
+    @Test(.enabled(if: DeviceAIRecordingTests.executable != nil, "the aibuds executable is not built"))
+    func theWearersTurnPlaysOnThisMachine() async throws {
+        try #require(MoonshineRecognizer.isInstalled, "scripts/asr-model.sh installs the Moonshine model")
+        let aibuds = try #require(DeviceAIRecordingTests.executable)
+        let directory = try makeTemporaryDirectory("conversation-speaker")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let runtime = directory.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        let socket = directory.appendingPathComponent("pulse")
+        let pulse = try ChildProcess("/usr/bin/pulseaudio", [
+            "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit",
+            "-L", "module-null-sink sink_name=aibuds", "-L", "module-native-protocol-unix socket=\(socket.path) auth-anonymous=1",
+        ], environment: ["HOME": directory.path, "XDG_RUNTIME_DIR": runtime.path], output: .discard, errors: .discard)
+        defer { pulse.kill() }
+        try await eventually("the PulseAudio socket") { FileManager.default.fileExists(atPath: socket.path) }
+        let environment = ["XDG_RUNTIME_DIR": runtime.path, "XDG_DATA_HOME": runtime.path, "PULSE_SERVER": "unix:\(socket.path)"]
+
+        let english = try await spokenWAV("The meeting starts at ten in the small room.", in: directory, name: "english")
+        let silence = directory.appendingPathComponent("silence.wav")
+        try WAVFile.write(PCMAudio(sampleRate: 16_000, channels: 1, samples: [Int16](repeating: 0, count: 16_000)), to: silence)
+        let heard = directory.appendingPathComponent("heard.wav")
+        let recorder = try ChildProcess("/usr/bin/parec", [
+            "--server", "unix:\(socket.path)", "-d", "aibuds.monitor", "--rate", "16000", "--channels", "1",
+            "--format", "s16le", "--file-format=wav", heard.path,
+        ], environment: ["HOME": directory.path], output: .discard, errors: .discard)
+        let emulator = try RunningProgram(aibuds, [
+            "emulator", "--profile", "glasses", "--name", "Speaker Glasses", "--listen", "127.0.0.1:0", "--mic", english.path,
+        ], environment: environment)
+        defer { emulator.terminate() }
+        let listening = try await onOwnThread { emulator.readLine() } ?? ""
+        try #require(listening.hasPrefix("listening on udp://"), "the emulator printed '\(listening)'")
+        let address = listening.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "listening on ", with: "")
+
+        let converse = try RunningProgram(aibuds, [
+            "ai", "converse", "--device", address, "--other-input", silence.path, "--provider", "offline", "--json",
+        ], environment: environment)
+        defer { converse.kill() }
+        var spoken = false
+        while !spoken, let line = try await onOwnThread({ converse.readLine() }) {
+            let event = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            // The wearer's turn (side 0) began playing, translated, to the other person; a stop
+            // lets what is being spoken end.
+            spoken = event?["side"] as? Int == 0 && event?["event"] as? String == "speaking"
+        }
+        converse.interrupt()
+        let ended = try await onOwnThread { converse.finish() }
+        #expect(spoken && ended.status == 0, "\(ended.out)\(ended.err)")
+        recorder.interrupt()
+        _ = await recorder.ended()
+
+        // The null sink's monitor heard the Spanish translation: over a second of sound.
+        let played = try WAVFile.read(from: heard)
+        let loud = played.samples.filter { abs(Int($0)) > 1_000 }.count
+        #expect(Double(loud) / 16_000 > 0.5, "\(loud) loud samples in \(played.duration) s")
+    }
+
+    @Test(.enabled(if: DeviceAIRecordingTests.executable != nil, "the aibuds executable is not built"))
+    func withoutASoundServerItSaysSoBeforeItStarts() async throws {
+        let aibuds = try #require(DeviceAIRecordingTests.executable)
+        let directory = try makeTemporaryDirectory("conversation-no-speaker")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let silence = directory.appendingPathComponent("silence.wav")
+        try WAVFile.write(PCMAudio(sampleRate: 16_000, channels: 1, samples: [Int16](repeating: 0, count: 1_600)), to: silence)
+        let run = try await runProgram(aibuds, [
+            "ai", "converse", "--device", "udp://127.0.0.1:9", "--other-input", silence.path, "--provider", "offline",
+        ], environment: ["XDG_RUNTIME_DIR": directory.path, "PULSE_SERVER": "unix:\(directory.path)/no-such-server"])
+        #expect(run.status == 1)
+        #expect(run.err.contains("cannot hear this machine") && run.err.contains("--other-output"), "\(run.err)")
     }
 }
