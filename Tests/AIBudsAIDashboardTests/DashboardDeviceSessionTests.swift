@@ -53,11 +53,10 @@ import Testing
         let words = ["one", "two", "three", "four", "five", "six", "seven"]
         let mic = directory.appendingPathComponent("mic.wav")
         try WAVFile.write(try await synthesizeSpeech(words.joined(separator: " "), speed: 140), to: mic)
-        let emulator = try RunningProgram(aibuds, [
-            "emulator", "--profile", "glasses", "--name", "Meeting Glasses", "--listen", "127.0.0.1:0", "--mic", mic.path,
+        let (emulator, address) = try await RunningProgram.emulator(aibuds, [
+            "--profile", "glasses", "--name", "Meeting Glasses", "--mic", mic.path,
         ], environment: environment)
         defer { emulator.terminate() }
-        let address = try await line(from: emulator, after: "listening on ")
 
         let recorder = try RunningProgram(aibuds, [
             "ai", "record", "--device", address, "--to", directory.appendingPathComponent("meeting").path,

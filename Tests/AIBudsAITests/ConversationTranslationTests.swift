@@ -26,14 +26,11 @@ import Testing
         let spanish = try await spokenWAV("Buenos días, ¿dónde está la estación de tren?", voice: "es", speed: 130, in: directory, name: "spanish")
         let glassesOut = directory.appendingPathComponent("glasses-speaker.wav")
         let otherOut = directory.appendingPathComponent("other-hears.wav")
-        let emulator = try RunningProgram(aibuds, [
-            "emulator", "--profile", "glasses", "--name", "Conversation Glasses", "--listen", "127.0.0.1:0",
+        let (emulator, address) = try await RunningProgram.emulator(aibuds, [
+            "--profile", "glasses", "--name", "Conversation Glasses",
             "--mic", english.path, "--speaker-out", glassesOut.path,
         ], environment: environment)
         defer { emulator.terminate() }
-        let listening = try await onOwnThread { emulator.readLine() } ?? ""
-        try #require(listening.hasPrefix("listening on udp://"), "the emulator printed '\(listening)'")
-        let address = listening.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "listening on ", with: "")
 
         let converse = try RunningProgram(aibuds, [
             "ai", "converse", "--device", address, "--other-input", spanish.path, "--other-output", otherOut.path,
@@ -106,13 +103,10 @@ import Testing
             "--server", "unix:\(socket.path)", "-d", "aibuds.monitor", "--rate", "16000", "--channels", "1",
             "--format", "s16le", "--file-format=wav", heard.path,
         ], environment: ["HOME": directory.path], output: .discard, errors: .discard)
-        let emulator = try RunningProgram(aibuds, [
-            "emulator", "--profile", "glasses", "--name", "Speaker Glasses", "--listen", "127.0.0.1:0", "--mic", english.path,
+        let (emulator, address) = try await RunningProgram.emulator(aibuds, [
+            "--profile", "glasses", "--name", "Speaker Glasses", "--mic", english.path,
         ], environment: environment)
         defer { emulator.terminate() }
-        let listening = try await onOwnThread { emulator.readLine() } ?? ""
-        try #require(listening.hasPrefix("listening on udp://"), "the emulator printed '\(listening)'")
-        let address = listening.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "listening on ", with: "")
 
         let converse = try RunningProgram(aibuds, [
             "ai", "converse", "--device", address, "--other-input", silence.path, "--provider", "offline", "--json",

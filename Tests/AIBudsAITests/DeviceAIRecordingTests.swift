@@ -50,13 +50,10 @@ import Testing
         let mic = directory.appendingPathComponent("mic.wav")
         try WAVFile.write(speech, to: mic)
 
-        let emulator = try RunningProgram(aibuds, [
-            "emulator", "--profile", "glasses", "--name", "AI Glasses", "--listen", "127.0.0.1:0", "--mic", mic.path,
+        let (emulator, address) = try await RunningProgram.emulator(aibuds, [
+            "--profile", "glasses", "--name", "AI Glasses", "--mic", mic.path,
         ], environment: environment)
         defer { emulator.terminate() }
-        let listening = try await onOwnThread { emulator.readLine() } ?? ""
-        try #require(listening.hasPrefix("listening on udp://"), "the emulator printed '\(listening)'")
-        let address = listening.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "listening on ", with: "")
 
         let output = directory.appendingPathComponent("meeting")
         let recorder = try RunningProgram(aibuds, [

@@ -23,13 +23,10 @@ import Testing
         let mic = try await spokenWAV("Hey glasses, take a photo.", in: directory, name: "hey")
 
         for authorized in [true, false] {
-            let emulator = try RunningProgram(aibuds, [
-                "emulator", "--profile", "glasses", "--name", "Assistant Glasses", "--listen", "127.0.0.1:0", "--mic", mic.path,
+            let (emulator, address) = try await RunningProgram.emulator(aibuds, [
+                "--profile", "glasses", "--name", "Assistant Glasses", "--mic", mic.path,
             ], environment: environment)
             defer { emulator.terminate() }
-            let listening = try await onOwnThread { emulator.readLine() } ?? ""
-            try #require(listening.hasPrefix("listening on udp://"), "the emulator printed '\(listening)'")
-            let address = listening.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "listening on ", with: "")
             if authorized {
                 let report = try await runProgram(aibuds, ["control", "--device", address, "auth", "report", "ok"], environment: environment)
                 #expect(report.status == 0 && report.out.contains("authorized"), "\(report.out)\(report.err)")
