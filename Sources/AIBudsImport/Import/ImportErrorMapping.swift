@@ -38,11 +38,15 @@ enum ImportErrorMapping {
         return AIBudsError(code, message, underlying: transfer)
     }
 
-    /// The `AIBudsError` for a failed request of the device's SHA-256 of `file`.
+    /// The `AIBudsError` for a failed request of the device's SHA-256 of `file`, asked over the
+    /// control link: the link's own code when it gave one (a disconnect stays
+    /// `deviceNotConnected`, a timeout `bleCommandExecFailedDueToTimeout`, a refusal
+    /// `operationFailedDueToDeviceReturnNonSuccessStatusCode` with the device's status), else
+    /// `importFilesFailedDueToNetworkError`.
     static func hashRequestError(_ error: any Error, file: MediaFileInfoModel) -> AIBudsError {
         let cause = AIBudsError.from(error)
         return AIBudsError(
-            .importFilesFailedDueToNetworkError,
+            error is AIBudsError ? cause.code : .importFilesFailedDueToNetworkError,
             "asking the device for the SHA-256 of '\(file.fileName)' failed: \(cause.message)",
             underlying: error, deviceStatusCode: cause.deviceStatusCode)
     }
