@@ -9,16 +9,33 @@ extension TSError {
     ///
     /// The channel throws `AIBudsError`s. One that an SMP request caused keeps the `SMPError` as
     /// its cause, which tells a timeout, a broken link, a full disk or the device's return code
-    /// apart; any other failure is `notConnected` when the device is gone, else `taskFailed`.
+    /// apart; any other failure is `notConnected` when the device is gone, the TopStep code of the
+    /// SDK's code where there is one (not supported, busy, not ready, timeout, cancelled), else
+    /// `taskFailed`.
     init(channelError error: any Error, subject: String, connected: Bool) {
+        let sdkError = AIBudsError.from(error)
         if let error = error as? TSError {
             self = error
-        } else if let cause = AIBudsError.from(error).underlying as? SMPError {
+        } else if let cause = sdkError.underlying as? SMPError {
             self = Self(cause, subject: subject)
-        } else if !connected || AIBudsError.from(error).code == .deviceNotConnected {
+        } else if !connected || sdkError.code == .deviceNotConnected {
             self = TSError(.notConnected, "the device disconnected", underlying: error)
+        } else if let code = Self.code(for: sdkError.code) {
+            self = TSError(code, "\(subject): \(sdkError.message)", underlying: error)
         } else {
             self = TSError(.taskFailed, "the device call failed", underlying: error)
+        }
+    }
+
+    /// The TopStep code that says what an SDK code says, nil where none does.
+    private static func code(for code: SdkErrorCode) -> TSErrorEnum? {
+        switch code {
+        case .deviceNotSupport: .notSupported
+        case .deviceBusy: .busy
+        case .deviceNotReady: .notReady
+        case .blePacketSendTimeout, .bleCommandExecFailedDueToTimeout: .timeout
+        case .operationCanceled: .userCancelled
+        default: nil
         }
     }
 
