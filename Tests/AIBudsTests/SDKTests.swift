@@ -148,6 +148,18 @@ extension SDKTests {
             #expect(!AIBudsSDK.isScanning())
         }
 
+        @Test func discoveringAnAddressThrowsTheSDKsErrorWhateverThePluginThrew() async throws {
+            struct VendorLinkDown: Error {}
+            #expect(AIBudsSDK.initialize([ScriptedPlugin([], addressError: VendorLinkDown())], configuration: configuration()))
+            do {
+                _ = try await AIBudsSDK.discoverDevice(at: "udp://127.0.0.1:9")
+                Issue.record("an unreachable address was found")
+            } catch let error as AIBudsError {
+                #expect(error.code == .peripheralUnavailable && error.underlying is VendorLinkDown, "\(error)")
+                #expect(error.message.contains("udp://127.0.0.1:9"))
+            }
+        }
+
         @Test func storableDeviceClassFollowsTheProduct() throws {
             #expect(AIBudsSDK.initialize([ScriptedPlugin([])], configuration: configuration()))
             let plugin = ScriptedPlugin([])

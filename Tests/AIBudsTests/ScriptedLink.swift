@@ -92,7 +92,13 @@ final class ScriptedEarbuds: ScriptedDevice, @unchecked Sendable {}
 /// A plugin that reports fixed peripherals every 50 ms.
 final class ScriptedPlugin: BleConnectSDK {
     let discoveries: [PeripheralDiscovery]
-    init(_ discoveries: [PeripheralDiscovery]) { self.discoveries = discoveries }
+    /// What ``discoverPeripheral(at:timeout:)`` throws: the plugin's own error type, or nil for
+    /// the SDK's `pluginUnavailable`.
+    let addressError: (any Error)?
+    init(_ discoveries: [PeripheralDiscovery], addressError: (any Error)? = nil) {
+        self.discoveries = discoveries
+        self.addressError = addressError
+    }
 
     var sdkVersion: String { "1.0" }
     var sdkBuild: String { "7" }
@@ -114,6 +120,9 @@ final class ScriptedPlugin: BleConnectSDK {
         return FoundDevice(
             peripheral: peripheral, advertisement: ad, rssi: rssi?.intValue, product: product,
             macAddress: peripheral.name.map { "AA:00:00:00:00:\($0.suffix(2))" }, protocolKind: .smp)
+    }
+    func discoverPeripheral(at address: DeviceAddress, timeout: Duration) async throws -> PeripheralDiscovery {
+        throw addressError ?? AIBudsError(.pluginUnavailable, "Scripted cannot reach \(address)")
     }
     func discoverPeripherals(options: DiscoveryOptions) -> AsyncStream<PeripheralDiscovery> {
         let discoveries = self.discoveries

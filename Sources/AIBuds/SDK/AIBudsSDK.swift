@@ -136,6 +136,8 @@ public final class AIBudsSDK: Sendable {
     }
 
     /// Finds the device at an explicit address (for example `udp://192.0.2.7:1337`) through the plugins.
+    /// Throws an `AIBudsError`: the error of the plugin that reaches the address's kind, a
+    /// plugin's own error type as `peripheralUnavailable` with it as the cause.
     public static func discoverDevice(at address: String) async throws -> any FoundDeviceConvertible {
         let parsed = try DeviceAddress(parsing: address)
         let plugins = self.plugins
@@ -160,7 +162,11 @@ public final class AIBudsSDK: Sendable {
                 }
             }
         }
-        throw reachedError ?? unavailable
+        // A plugin's own error type becomes the SDK's: the address could not be reached.
+        let failure = reachedError ?? unavailable
+        let mapped = AIBudsError.from(failure)
+        throw mapped.code == .unknown
+            ? AIBudsError(.peripheralUnavailable, "cannot reach \(address): \(failure)", underlying: failure) : mapped
     }
 
     // MARK: AI and voice plugins
