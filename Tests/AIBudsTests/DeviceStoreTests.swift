@@ -87,6 +87,26 @@ import Testing
         #expect(after.isEmpty)
     }
 
+    @Test func aDeviceThatCannotBeEncodedIsTheSDKsIOErrorAndTheFileStays() throws {
+        /// An app's device class whose state cannot be written as JSON.
+        final class Unencodable: BaseDevice, @unchecked Sendable {
+            struct Refused: Error {}
+            override func encode(to encoder: any Encoder) throws { throw Refused() }
+        }
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("devices.json")
+        let store = DeviceStore(fileURL: url)
+        store.add(try device("AA:BB:CC:00:00:03"))
+        try store.save()
+        let before = try Data(contentsOf: url)
+        store.add(try #require(Unencodable(device: makeFoundDevice(mac: "AA:BB:CC:00:00:04", name: "Odd"))))
+        let error = #expect(throws: AIBudsError.self) { try store.save() }
+        #expect(error?.code == .storedDevicesIOFailed && error?.underlying is Unencodable.Refused, "\(String(describing: error))")
+        #expect(error?.message.contains("Odd") == true)
+        #expect(try Data(contentsOf: url) == before)
+    }
+
     @Test(arguments: [
         Data("{\"format\": \"aibuds-stored-devices\", \"version\": 1, \"devices\": [".utf8),
         Data([0xFF, 0x00, 0x13]),

@@ -192,9 +192,13 @@ public final class DeviceStore: Sendable {
             if let readOnly { throw AIBudsError(.storedDevicesIOFailed, "not saving: \(readOnly)") }
             var records: [StoredDeviceRecord] = []
             for device in devices {
-                records.append(StoredDeviceRecord(
-                    protocolKind: device.protocolKind.rawValue, product: device.product.rawValue,
-                    device: try Self.encode(device)))
+                do {
+                    records.append(StoredDeviceRecord(
+                        protocolKind: device.protocolKind.rawValue, product: device.product.rawValue,
+                        device: try Self.encode(device)))
+                } catch {
+                    throw AIBudsError(.storedDevicesIOFailed, "not saving: \(device.name) (\(type(of: device))) cannot be encoded", underlying: error)
+                }
             }
             let file = StoredDevicesFile(
                 format: StoredDevicesFile.formatName, version: StoredDevicesFile.currentVersion,
