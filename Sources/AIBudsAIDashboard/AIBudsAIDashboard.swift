@@ -18,7 +18,8 @@ public final class AIBudsAIDashboard: Sendable {
     private let server: DashboardServer
 
     /// Starts the dashboard on `host:port` (port 0 picks a free one), keeping records in
-    /// `directory` (at most `maximumRecords`); throws when the address cannot be bound or the
+    /// `directory` (at most `maximumRecords`); throws a `NetError` when the address cannot be
+    /// bound, and what ``AIRecordStore/init(directory:maximumRecords:maximumAge:)`` throws when the
     /// store cannot be opened.
     public static func start(
         port: UInt16 = 0, host: String = "127.0.0.1", directory: URL, maximumRecords: Int = 1000,
@@ -28,7 +29,7 @@ public final class AIBudsAIDashboard: Sendable {
         return try AIBudsAIDashboard(store: store, address: SocketAddress(host: host, port: port), logger: logger)
     }
 
-    /// Serves an existing store on `address`.
+    /// Serves an existing store on `address`; throws a `NetError` when it cannot be bound.
     public init(store: AIRecordStore, address: SocketAddress, logger: any LogService = NullLogService()) throws {
         self.store = store
         self.recorder = AIRecorder(store: store, logger: logger)

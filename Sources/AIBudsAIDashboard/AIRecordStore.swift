@@ -10,6 +10,9 @@ import Foundation
 /// A retention limit keeps the newest `maximumRecords` records not older than `maximumAge`; older
 /// ones (and their audio) are removed whenever a record is created. Every change is announced to
 /// the observers (the dashboard's live updates).
+///
+/// Its throwing methods throw `SQLiteError` (AIBudsSQLite: the database's own code and message)
+/// when the database cannot be read or written, `CocoaError` when a file or folder cannot be.
 public final class AIRecordStore: Sendable {
     /// The rate of the records' audio: 16 kHz mono 16-bit WAV files.
     static let audioSampleRate = 16_000

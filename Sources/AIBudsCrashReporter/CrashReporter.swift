@@ -38,7 +38,8 @@ public final class CrashReporter: Sendable {
 
     /// Installs the crash handler writing into `directory` (created when missing), then calls
     /// `handler` with the path of every earlier report not yet marked handled, oldest first.
-    /// `appName` and `appVersion` go into each report's header.
+    /// `appName` and `appVersion` go into each report's header. Throws a `CocoaError` when the
+    /// directory cannot be created or read.
     public func install(
         directory: URL, appName: String = ProcessInfo.processInfo.processName, appVersion: String = "",
         handler: (URL) -> Void
@@ -61,13 +62,15 @@ public final class CrashReporter: Sendable {
         state.withLock { $0.directory = nil }
     }
 
-    /// Every complete report in the directory not yet marked handled, oldest first.
+    /// Every complete report in the directory not yet marked handled, oldest first; throws a
+    /// `CocoaError` when the directory cannot be read.
     public func pendingReports() throws -> [URL] {
         guard let directory else { return [] }
         return try Self.pendingReports(in: directory)
     }
 
-    /// The complete reports in `directory` not yet marked handled, oldest first.
+    /// The complete reports in `directory` not yet marked handled, oldest first; throws a
+    /// `CocoaError` when the directory cannot be read.
     public static func pendingReports(in directory: URL) throws -> [URL] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         let handled = Set(names.filter { $0.hasSuffix(".handled") }.map { String($0.dropLast(".handled".count)) })
@@ -82,7 +85,8 @@ public final class CrashReporter: Sendable {
     }
 
     /// Marks `report` handled (a `.handled` file beside it), so later starts no longer pass it on;
-    /// the report itself stays for the app to delete when it wants.
+    /// the report itself stays for the app to delete when it wants. Throws a `CocoaError` when
+    /// the mark cannot be written.
     public func markHandled(_ report: URL) throws {
         let marker = report.deletingLastPathComponent().appendingPathComponent(report.lastPathComponent + ".handled")
         guard FileManager.default.createFile(atPath: marker.path, contents: Data()) else {

@@ -12,7 +12,8 @@ public final class LiveFrameFiles: @unchecked Sendable {
     private let every: Int
     private let limit: Int
 
-    /// Writes every `every`-th frame of `puller` to `folder` (created), at most `limit` files.
+    /// Writes every `every`-th frame of `puller` to `folder` (created), at most `limit` files;
+    /// throws a `CocoaError` when the folder cannot be created.
     public init(from puller: any LiveStreamSource, to folder: URL, every: Int = 1, limit: Int = .max) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.folder = folder

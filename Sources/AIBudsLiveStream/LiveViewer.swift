@@ -47,7 +47,8 @@ public final class LiveViewer: Sendable {
         public var reports: [String]
     }
 
-    /// Serves `puller`'s frames on `host`:`port` (0: a free port), with a random token.
+    /// Serves `puller`'s frames on `host`:`port` (0: a free port), with a random token; throws a
+    /// `NetError` when the address cannot be bound.
     public init(from puller: any LiveStreamSource, host: String = "127.0.0.1", port: UInt16 = 0) throws {
         var random = [UInt8](repeating: 0, count: 24)
         for index in random.indices { random[index] = UInt8.random(in: 0...255) }

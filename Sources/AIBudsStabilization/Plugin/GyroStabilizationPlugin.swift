@@ -22,8 +22,8 @@ public final class GyroStabilizationPlugin: VideoStabilizationPlugin {
 
     /// Parses the job's six-axis log and the device's lens profile (its own ``lensProfile`` when the
     /// job has none), then stabilizes on a thread of its own; throws a ``GyroLogError`` for a bad or
-    /// missing log, a ``LensProfileError`` for a bad profile, and `CancellationError` within a frame
-    /// of a cancel.
+    /// missing log, a ``LensProfileError`` for a bad profile, an ``FFmpegError`` when the video
+    /// cannot be decoded or the output encoded, and `CancellationError` within a frame of a cancel.
     public func stabilize(_ job: VideoStabilizationJob, progress: @escaping @Sendable (Double) -> Void) async throws {
         guard let logURL = job.sixAxisDataURL else {
             throw GyroLogError(.notAGyroLog, line: 0, "the device's six-axis data for \(job.sourceURL.lastPathComponent) was not downloaded")
