@@ -37,7 +37,7 @@ struct LivePushTests {
         defer { emulator.stop() }
         let (puller, pusher) = try startPush(from: emulator, to: nginx)
         try await eventually("45 frames pushed") { pusher.statistics.sent >= 45 }
-        await nginx.stop()
+        await nginx.stop(publishing: true)
         try await nginx.start()
         let sentBefore = pusher.statistics.sent
         try await eventually("a second connection and 45 more frames") {

@@ -96,6 +96,8 @@ final class RTMPServer: @unchecked Sendable {
     let port: UInt16
     // Replaced by `restart`, read by the test's task only.
     private var program: RunningProgram?
+    /// Where this start's lines begin in nginx's log.
+    private var logStart = 0
 
     static let module = "/usr/lib/nginx/modules/ngx_rtmp_module.so"
 
@@ -136,6 +138,7 @@ final class RTMPServer: @unchecked Sendable {
     var url: URL { URL(string: "rtmp://127.0.0.1:\(port)/live/cam")! }
 
     func start() async throws {
+        logStart = (try? Data(contentsOf: logURL).count) ?? 0
         let program = try RunningProgram(
             URL(fileURLWithPath: "/usr/sbin/nginx"), ["-p", folder.path, "-c", folder.appendingPathComponent("nginx.conf").path])
         self.program = program
@@ -150,11 +153,24 @@ final class RTMPServer: @unchecked Sendable {
         }
     }
 
+    private var logURL: URL { folder.appendingPathComponent("logs/error.log") }
+
     /// Stops nginx (SIGKILL: a program started from a Swift concurrency thread inherits libdispatch's
     /// signal mask, in which SIGTERM is blocked, and nginx without a master process never unblocks
-    /// it) and waits for it to exit. nginx writes its recordings frame by frame, so nothing is lost.
-    func stop() async {
+    /// it) and waits for it to exit. nginx writes its recordings frame by frame; unless
+    /// `publishing`, it is first given up to 10 s to log every client of this start disconnected,
+    /// which it does once it has read (and recorded) the connection to its end: a loaded machine
+    /// may leave frames in the socket after the pusher has sent them all.
+    func stop(publishing: Bool = false) async {
         guard let program else { return }
+        if !publishing {
+            let logURL = self.logURL, logStart = self.logStart
+            try? await eventually("nginx to see every client go", timeout: .seconds(10)) {
+                let log = String(decoding: ((try? Data(contentsOf: logURL)) ?? Data()).dropFirst(logStart), as: UTF8.self)
+                let lines = log.split(separator: "\n")
+                return lines.filter { $0.contains("client connected") }.count == lines.filter { $0.contains(" disconnect, client") }.count
+            }
+        }
         kill(program.pid, SIGKILL)
         _ = try? await onOwnThread { program.finish() }
         self.program = nil
