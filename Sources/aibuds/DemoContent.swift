@@ -16,7 +16,7 @@ struct DemoContent {
     /// The sentence the wearer says into the microphone, as a 16 kHz WAV file.
     let question: URL
     /// The words of ``question``.
-    static let questionText = "Where is the train station?"
+    static let questionText = "Where is the nearest hospital?"
 
     /// Voice notes: file name and what is said.
     static let notes = [
