@@ -15,6 +15,7 @@ if complete; then
     echo "$dest"
     exit 0
 fi
+echo "asr-model: installing Moonshine base $MOONSHINE_VERSION and ONNX Runtime from their PyPI wheels into ~/.cache/aibuds (once)" >&2
 python_bin=$(scripts/vad-venv.sh)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The first command: installs the Debian packages the build needs (scripts/build-deps.sh, nothing
-# for the tests), builds the `aibuds` command in release mode and runs its demo against emulated
-# glasses and a watch on this machine. Arguments go to `aibuds demo` (`scripts/demo.sh --help`).
+# for the tests) and the offline speech recognizer's model (scripts/asr-model.sh: the demo's AI
+# turn and voice command are heard with it), builds the `aibuds` command in release mode and runs
+# its demo against emulated glasses and a watch on this machine. Arguments go to `aibuds demo`
+# (`scripts/demo.sh --help`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build-deps.sh
+scripts/asr-model.sh >/dev/null
 echo "building aibuds (release; the first build takes a few minutes on two cores)"
 mkdir -p .build
 if ! swift build -c release --product aibuds > .build/demo-build.log 2>&1; then

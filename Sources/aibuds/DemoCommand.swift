@@ -11,7 +11,8 @@ import TopStepComKit
 /// (rendered videos with six-axis data, JPEG photos, voice notes) are found by scanning and
 /// connected; their media is imported with progress and verified, every video stabilized with a
 /// side-by-side and a contact sheet beside it; one AI turn runs from the glasses' microphone with
-/// the offline provider; the voice notes are listed through TopStep's `TSMediaFile` API.
+/// the offline provider, then a voice command to the offline voice assistant; the voice notes are
+/// listed through TopStep's `TSMediaFile` API.
 struct DemoCommand: CLICommand {
     static let path = ["demo"]
     static let abstract = "Run the whole product against emulated glasses on this machine."
@@ -23,8 +24,9 @@ struct DemoCommand: CLICommand {
         verifies each against the device's SHA-256, stabilizes every video (the copy beside its
         original, with a side-by-side clip and a contact sheet of motion trails to look at), asks
         a question into the glasses' microphone and hears the offline provider's answer on their
-        speaker (interpretation into Spanish), lists the voice notes through TopStep's API, and
-        prints where to look. Without --to everything goes to a temporary folder removed at the end.
+        speaker (interpretation into Spanish), says "hey glasses, take a photo" to the offline
+        voice assistant (which takes one on the glasses), lists the voice notes through TopStep's
+        API, and prints where to look. Without --to everything goes to a temporary folder removed at the end.
 
         options:
           --to DIR        keep the imported files, the comparisons and the AI turn's audio in DIR
@@ -73,12 +75,13 @@ struct DemoCommand: CLICommand {
         CLI.say("Made the glasses' content in \(Self.seconds(clock.now - started)): \(videos) rendered videos with six-axis data, "
             + "4 photos, \(DemoContent.notes.count) voice notes")
 
-        // 2. Emulated glasses, announced for scanners on this host; the microphone plays the question.
+        // 2. Emulated glasses, announced for scanners on this host; the microphone plays the
+        // question, then the voice command.
         let speakerOut = output.appendingPathComponent("glasses-speaker.wav")
         let emulator = try Self.startEmulator(
             "glasses", name: "AIBuds Demo Glasses", media: content.media, link: link
         ) { configuration in
-            configuration.microphoneFile = content.question
+            configuration.microphoneFile = content.microphone
             configuration.speakerOut = speakerOut
         }
         defer { emulator.stop() }

@@ -13,10 +13,13 @@ struct DemoContent {
     let media: URL
     /// The watch's media folder: the same voice notes, recorded on the wearer's watch.
     let watchMedia: URL
-    /// The sentence the wearer says into the microphone, as a 16 kHz WAV file.
-    let question: URL
-    /// The words of ``question``.
+    /// What the glasses' microphone plays, as a 16 kHz WAV file: the question, a pause, then the
+    /// voice command (each microphone stream plays it from its start).
+    let microphone: URL
+    /// The question the wearer asks the AI.
     static let questionText = "Where is the nearest hospital?"
+    /// The wake phrase and command the wearer says to the voice assistant.
+    static let commandText = "Hey glasses, take a photo."
 
     /// Voice notes: file name and what is said.
     static let notes = [
@@ -54,8 +57,11 @@ struct DemoContent {
             try WAVFile.write(speech, to: media.appendingPathComponent(name))
             try WAVFile.write(speech, to: watchMedia.appendingPathComponent(name))
         }
-        let question = folder.appendingPathComponent("question.wav")
-        try WAVFile.write(try await AIBudsAISDK.synthesizeText(questionText, language: "en"), to: question)
-        return DemoContent(media: media, watchMedia: watchMedia, question: question)
+        let question = try await AIBudsAISDK.synthesizeText(questionText, language: "en").speechFormat()
+        let command = try await AIBudsAISDK.synthesizeText(commandText, language: "en").speechFormat()
+        let pause = [Int16](repeating: 0, count: 4 * question.sampleRate)
+        let microphone = folder.appendingPathComponent("microphone.wav")
+        try WAVFile.write(PCMAudio(sampleRate: question.sampleRate, channels: 1, samples: question.samples + pause + command.samples), to: microphone)
+        return DemoContent(media: media, watchMedia: watchMedia, microphone: microphone)
     }
 }

@@ -1,5 +1,6 @@
 import AIBuds
 import AIBudsImport
+import AIBudsOfflineAI
 import AIBudsAIFoundation
 import AIBudsAISDK
 import AIBudsVoiceAssistant
@@ -27,6 +28,7 @@ struct DemoSteps {
         compare(into: &summary)
         guard let base = device as? any DeviceConvertible else { throw CommandFailure.failure("the glasses are not a device") }
         ok = await aiTurn(base, records: records, into: &summary) && ok
+        ok = await voiceCommand(base, into: &summary) && ok
         return (ok, summary)
     }
 
@@ -128,10 +130,10 @@ struct DemoSteps {
             }
             for await event in session.events {
                 switch event {
-                case .transcript(_, let transcript):
+                case .transcript(_, let transcript) where summary.heard == nil:
                     summary.heard = transcript.text
                     CLI.say("  heard      \(transcript.text)")
-                case .translatedSegment(_, _, let translation):
+                case .translatedSegment(_, _, let translation) where summary.answer == nil:
                     summary.answer = translation
                     CLI.say("  answered   \(translation)  (spoken on the glasses' speaker)")
                     session.stop()
@@ -147,6 +149,50 @@ struct DemoSteps {
             return false
         }
         return summary.heard != nil && summary.answer != nil
+    }
+
+    // MARK: Voice assistant
+
+    /// The wearer's voice command, heard offline on the glasses' microphone and carried out on the
+    /// glasses: the service is authorized through the app's bridge plugin first.
+    private func voiceCommand(_ device: any DeviceConvertible, into summary: inout DemoSummary) async -> Bool {
+        CLI.say("")
+        CLI.say("Voice assistant: the wearer says \"\(DemoContent.commandText)\" (offline; the app's bridge authorizes the service)…")
+        AIBudsSDK.setOnDeviceVoiceAssistantPlugin(DemoAssistantBridge())
+        defer { AIBudsSDK.setOnDeviceVoiceAssistantPlugin(nil) }
+        let assistant = VoiceAssistant(device: device)
+        let outcome = Task { () -> Result<String, any Error> in
+            do {
+                for try await event in assistant.run() {
+                    switch event {
+                    case .wake: CLI.say("  woke       on \"hey glasses\"")
+                    case .command(_, let text): CLI.say("  command    \(text)")
+                    case .executed(_, let detail):
+                        CLI.say("  done       \(detail) (taken on the glasses)")
+                        return .success(detail)
+                    case .refused(_, let reason), .failed(_, message: let reason): return .failure(CommandFailure.failure(reason))
+                    default: break
+                    }
+                }
+                return .failure(CommandFailure.failure("the microphone ended before a command was heard"))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(30))
+            outcome.cancel()
+        }
+        defer { deadline.cancel() }
+        switch await outcome.value {
+        case .success(let detail):
+            summary.voiceCommand = detail
+            return true
+        case .failure(let error):
+            let hint = MoonshineRecognizer.isInstalled ? "" : " (heard with PocketSphinx: scripts/asr-model.sh installs the offline recognizer's model)"
+            summary.problems.append("the voice command failed: \((error as? CommandFailure)?.message ?? AIBudsError.from(error).message)" + hint)
+            return false
+        }
     }
 
     // MARK: TopStep
@@ -173,4 +219,10 @@ struct DemoSteps {
             return false
         }
     }
+}
+
+/// The app's side of the voice assistant's authorization in the demo: it grants the service (an
+/// app would ask its voice assistant vendor here).
+private final class DemoAssistantBridge: OnDeviceVoiceAssistantBridgePlugin {
+    func authorizeVoiceAssistant(device: any DeviceConvertible) async throws -> Data { Data("demo".utf8) }
 }

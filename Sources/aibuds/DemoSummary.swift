@@ -18,6 +18,8 @@ struct DemoSummary {
     var heard: String?
     var answer: String?
     var speaker: URL?
+    /// What the voice command did on the glasses (`photo NAME`).
+    var voiceCommand: String?
     var recordings: [(name: String, size: UInt64, local: URL)] = []
     var problems: [String] = []
     var total: Duration = .zero
@@ -49,6 +51,7 @@ struct DemoSummary {
         lines.append("  AI heard     \(heard.map { "\"\($0)\"" } ?? "nothing")")
         lines.append("  AI answered  \(answer.map { "\"\($0)\"" } ?? "nothing") (offline: Apertium en→es, spoken by espeak-ng)")
         if let speaker { lines.append("               the glasses' speaker played it: \(path(speaker))") }
+        lines.append("  voice        \"\(DemoContent.commandText)\" → \(voiceCommand.map { "\($0) taken on the glasses" } ?? "nothing")")
         lines.append("  recordings   \(recordings.count) on the watch through TopStep's TSMediaFile:")
         for recording in recordings {
             lines.append("               \(path(recording.local)) (\(TerminalText.bytes(recording.size)))")

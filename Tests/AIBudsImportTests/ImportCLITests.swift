@@ -183,6 +183,8 @@ struct ImportCLITests {
         #expect(!(output + errors).contains(" @ 0x"), "\(errors)")
         // The AI turn heard the question and the glasses' speaker played an answer.
         #expect(output.contains("AI heard     \""), "\(output)")
+        // The voice assistant heard "hey glasses, take a photo" and the glasses took one.
+        #expect(output.contains("voice        \"Hey glasses, take a photo.\" → photo IMG_"), "\(output)")
         let speaker = try WAVFile.read(from: out.appendingPathComponent("glasses-speaker.wav"))
         #expect(speaker.duration > 0.5)
         // Each stabilized copy, its side-by-side clip and its contact sheet beside the original.
