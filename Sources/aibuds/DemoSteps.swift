@@ -174,7 +174,8 @@ struct DemoSteps {
                     default: break
                     }
                 }
-                return .failure(CommandFailure.failure("the microphone ended before a command was heard"))
+                return .failure(CommandFailure.failure(
+                    Task.isCancelled ? "no command was heard in 30 s" : "the microphone ended before a command was heard"))
             } catch {
                 return .failure(error)
             }
