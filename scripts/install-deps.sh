@@ -19,6 +19,8 @@ command -v gdb >/dev/null || missing+=(gdb)
 # scripts/bluez/standin.py, the independent BlueZ stand-in: dbus-python on GLib's main loop.
 /usr/bin/python3 -c 'import dbus.mainloop.glib, gi.repository.GLib' 2>/dev/null || missing+=(python3-dbus python3-gi)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
+# The PyPI tools and models live in venvs (scripts/*-venv.sh, scripts/asr-model.sh).
+command -v python3 >/dev/null && python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3 python3-venv)
 for lib in libavformat libavcodec libswscale libavutil; do
   pkg-config --exists "$lib" 2>/dev/null || missing+=("$lib-dev")
 done

@@ -132,6 +132,9 @@ public final class LiveStreamPuller: Sendable {
                 handlers.emit(.connected(reader.parameters))
                 while !interrupt.isSet {
                     let packet = try reader.read()
+                    // A read that a stop interrupted may return the access unit cut short (its
+                    // SEI without the picture): nothing read after the stop is handed on.
+                    guard !interrupt.isSet else { break }
                     failingSince = nil
                     backoff = .milliseconds(100)
                     handlers.emit([packet])

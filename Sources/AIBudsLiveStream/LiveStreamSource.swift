@@ -37,7 +37,8 @@ public final class LiveStreamHandlers: Sendable {
 
     let lists = Locked(Lists())
 
-    init() {}
+    /// Creates empty lists, for a source of one's own (a puller or stabilizer makes its own).
+    public init() {}
 
     /// Whether any frame handler is registered (a source skips building frames nobody takes).
     var wantsFrames: Bool { lists.withLock { !$0.frames.isEmpty } }

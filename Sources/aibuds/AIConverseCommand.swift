@@ -69,7 +69,7 @@ struct AIConverseCommand: CLICommand {
         }
         if otherOutput == nil {
             do {
-                try AudioPlayer.checkServer()
+                try await runOnOwnThread(name: "aibuds-speaker-check") { _ in try AudioPlayer.checkServer() }
             } catch {
                 throw CommandFailure.failure("the other person cannot hear this machine: \(error) (give --other-output OUT.wav)")
             }

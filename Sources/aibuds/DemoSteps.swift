@@ -13,8 +13,8 @@ import Foundation
 import TopStepComKit
 
 /// The demo's steps on the connected glasses: import (with stabilization), verify, compare, one AI
-/// turn, the recordings through TopStep. Each step adds to the summary; a failed step is reported
-/// there and the next one still runs.
+/// turn, a voice command to the offline voice assistant, the recordings through TopStep. Each step
+/// adds to the summary; a failed step is reported there and the next one still runs.
 struct DemoSteps {
     let emulator: Emulator
     var summary: DemoSummary
@@ -123,7 +123,7 @@ struct DemoSteps {
             let session = try await AIBudsAISDK.startSimultaneousInterpretation(
                 parameters: AISessionParameters(language: "en", targetLanguage: "es"), source: source,
                 sink: DeviceSpeakerSink(device: audio))
-            // The microphone plays the question, then silence: one utterance is the turn.
+            // The microphone plays the question, then a pause: its first utterance is the turn.
             let deadline = Task {
                 try? await Task.sleep(for: .seconds(30))
                 session.stop()
@@ -167,21 +167,24 @@ struct DemoSteps {
                     switch event {
                     case .wake: CLI.say("  woke       on \"hey glasses\"")
                     case .command(_, let text): CLI.say("  command    \(text)")
-                    case .executed(_, let detail):
+                    case .executed(let intent, let detail) where intent.action == .takePhoto:
                         CLI.say("  done       \(detail) (taken on the glasses)")
                         return .success(detail)
+                    case .executed(let intent, let detail):
+                        return .failure(CommandFailure.failure("heard \(intent.action) (\(detail)), not the photo asked for"))
                     case .refused(_, let reason), .failed(_, message: let reason): return .failure(CommandFailure.failure(reason))
                     default: break
                     }
                 }
                 return .failure(CommandFailure.failure(
-                    Task.isCancelled ? "no command was heard in 30 s" : "the microphone ended before a command was heard"))
+                    Task.isCancelled ? "no command was heard in 60 s" : "the microphone ended before a command was heard"))
             } catch {
                 return .failure(error)
             }
         }
         let deadline = Task {
-            try await Task.sleep(for: .seconds(30))
+            // The microphone plays the question and a pause (8 s in real time) before the command.
+            try await Task.sleep(for: .seconds(60))
             outcome.cancel()
         }
         defer { deadline.cancel() }

@@ -125,7 +125,7 @@ import Testing
         recorder.interrupt()
         _ = await recorder.ended()
 
-        // The null sink's monitor heard the Spanish translation: over a second of sound.
+        // The null sink's monitor heard the Spanish translation: over half a second of loud samples.
         let played = try WAVFile.read(from: heard)
         let loud = played.samples.filter { abs(Int($0)) > 1_000 }.count
         #expect(Double(loud) / 16_000 > 0.5, "\(loud) loud samples in \(played.duration) s")

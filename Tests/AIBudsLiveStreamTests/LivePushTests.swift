@@ -22,9 +22,10 @@ struct LivePushTests {
         #expect(stats.dropped == 0 && stats.connections == 1 && stats.queued == 0 && pusher.failure == nil)
         let recordings = try nginx.recordings()
         try #require(recordings.count == 1)
-        #expect(try await probedFrameCount(of: recordings[0]) == stats.sent)
+        let probed = try await probedFrameCount(of: recordings[0])
+        #expect(probed == stats.sent, "\(probed) frames recorded, \(stats.sent) sent")
         let numbers = try await decodedStamps(of: recordings[0], width: 320, height: 240).map { $0?.frameNumber }
-        #expect(numbers.count == stats.sent && !numbers.contains(nil))
+        #expect(numbers.count == stats.sent && !numbers.contains(nil), "\(numbers)")
         let values = numbers.compactMap { $0 }
         #expect(values == Array(values.first!...(values.first! + UInt32(values.count - 1))), "frames lost or reordered")
     }

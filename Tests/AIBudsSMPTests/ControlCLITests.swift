@@ -137,13 +137,9 @@ import Testing
         let script = fixture.directory.appendingPathComponent("morning.txt")
         try writeTestFile(Data("0.2 battery left 30\n0.3 remove right\n".utf8), to: script)
         let environment = ["XDG_RUNTIME_DIR": fixture.directory.path, "XDG_DATA_HOME": fixture.directory.path]
-        let emulator = try RunningProgram(
-            try aibudsExecutable(),
-            ["emulator", "--profile", "earbuds", "--name", "Script Buds", "--listen", "127.0.0.1:0", "--script", script.path],
-            environment: environment)
+        let (emulator, address) = try await RunningProgram.emulator(
+            try aibudsExecutable(), ["--profile", "earbuds", "--name", "Script Buds", "--script", script.path], environment: environment)
         defer { emulator.terminate() }
-        let ready = try #require(try await onOwnThread { emulator.readLine() })
-        let address = try #require(ready.split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines)
         try await eventually("the expected state") {
             guard let (status, out, _) = try? await runAIBuds(["control", "--device", address, "tws", "--json"], environment: environment),
                 status == 0, let object = try? json(out)

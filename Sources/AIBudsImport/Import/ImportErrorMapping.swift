@@ -46,7 +46,7 @@ enum ImportErrorMapping {
     static func hashRequestError(_ error: any Error, file: MediaFileInfoModel) -> AIBudsError {
         let cause = AIBudsError.from(error)
         return AIBudsError(
-            error is AIBudsError ? cause.code : .importFilesFailedDueToNetworkError,
+            cause.code == .unknown ? .importFilesFailedDueToNetworkError : cause.code,
             "asking the device for the SHA-256 of '\(file.fileName)' failed: \(cause.message)",
             underlying: error, deviceStatusCode: cause.deviceStatusCode)
     }
