@@ -54,8 +54,7 @@ public final class LiveStreamPuller: Sendable {
     public let configuration: Configuration
     private let logger: any LogService
     private let interrupt = InterruptFlag()
-    /// The handlers of its frames, packets and events (all called on the puller's thread).
-    public let handlers = LiveStreamHandlers()
+    private let handlers = LiveStreamHandlers()
     private let stats = Locked(LiveStreamStatistics())
     private let finished = DispatchSemaphore(value: 0)
     private let started = Locked(false)
@@ -69,6 +68,15 @@ public final class LiveStreamPuller: Sendable {
         self.configuration = configuration
         self.logger = logger
     }
+
+    /// Calls `handler` with every decoded frame, on the puller's thread (keep it short).
+    public func onFrame(_ handler: @escaping @Sendable (LiveFrame) -> Void) { handlers.add(frame: handler) }
+
+    /// Calls `handler` with every packet as read, before it is decoded, on the puller's thread.
+    public func onPacket(_ handler: @escaping @Sendable (LivePacket) -> Void) { handlers.add(packet: handler) }
+
+    /// Calls `handler` with every connection event, on the puller's thread.
+    public func onEvent(_ handler: @escaping @Sendable (LiveStreamEvent) -> Void) { handlers.add(event: handler) }
 
     /// The decoded frames from now on as an async sequence; a slow consumer gets the newest
     /// `bufferingNewest` frames (a view wants the latest picture). It finishes when the puller ends.

@@ -57,9 +57,6 @@ public final class LiveStreamPusher: Sendable {
         var stats = LiveStreamPushStatistics()
         var failure: LiveStreamError?
         var draining = false
-        /// The push thread ends at its next turn, finishing the stream (FLV trailer, the output's
-        /// buffer flushed) before any interrupt.
-        var finishing = false
     }
 
     /// A pusher of `puller`'s packets to `url`; call ``start()`` before the puller starts.
@@ -104,22 +101,13 @@ public final class LiveStreamPusher: Sendable {
         thread.start()
     }
 
-    /// Stops the push: with `drain`, what is queued is sent first (up to 10 s) and the stream is
-    /// finished (its last bytes flushed to the server, up to 5 s more); without, it is cut at once.
+    /// Stops the push: with `drain`, what is queued is sent first (up to 10 s).
     public func stop(drain: Bool = true) {
         state.withLock { $0.draining = true }
         if drain {
             let deadline = ContinuousClock.now + .seconds(10)
             while ContinuousClock.now < deadline, state.withLock({ !$0.queue.isEmpty && $0.failure == nil }) {
                 Thread.sleep(forTimeInterval: 0.02)
-            }
-            // The output's buffer may still hold the last frames: the thread flushes it as it
-            // closes, which an interrupt would cut short.
-            state.withLock { $0.finishing = true }
-            wake.signal()
-            if finished.wait(timeout: .now() + 5) == .success {
-                finished.signal()
-                return
             }
         }
         interrupt.set()
@@ -147,7 +135,7 @@ public final class LiveStreamPusher: Sendable {
         var gop: [LivePacket] = []
         var failingSince: ContinuousClock.Instant?
         var backoff = Duration.milliseconds(200)
-        while !interrupt.isSet, !state.withLock({ $0.finishing }) {
+        while !interrupt.isSet {
             let (parameters, packet, restart) = state.withLock { state -> (LiveCodecParameters?, LivePacket?, Bool) in
                 defer { state.restartSource = false }
                 return (state.parameters, state.queue.first, state.restartSource)

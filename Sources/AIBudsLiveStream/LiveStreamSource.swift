@@ -4,41 +4,30 @@ import AIBudsSync
 /// handlers: a ``LiveStreamPuller`` (the device's stream) or a ``LiveStreamStabilizer`` (the
 /// stabilized stream). Recorders, pushers, viewers and frame files take either.
 public protocol LiveStreamSource: AnyObject, Sendable {
-    /// The handlers registered with the source; ``onFrame(_:)``, ``onPacket(_:)`` and
-    /// ``onEvent(_:)`` add to them.
-    var handlers: LiveStreamHandlers { get }
-}
-
-extension LiveStreamSource {
     /// Calls `handler` with every decoded frame, on the source's thread (keep it short).
-    public func onFrame(_ handler: @escaping @Sendable (LiveFrame) -> Void) {
-        handlers.lists.withLock { $0.frames.append(handler) }
-    }
-
+    func onFrame(_ handler: @escaping @Sendable (LiveFrame) -> Void)
     /// Calls `handler` with every compressed packet, on the source's thread.
-    public func onPacket(_ handler: @escaping @Sendable (LivePacket) -> Void) {
-        handlers.lists.withLock { $0.packets.append(handler) }
-    }
-
+    func onPacket(_ handler: @escaping @Sendable (LivePacket) -> Void)
     /// Calls `handler` with every connection event, on the source's thread.
-    public func onEvent(_ handler: @escaping @Sendable (LiveStreamEvent) -> Void) {
-        handlers.lists.withLock { $0.events.append(handler) }
-    }
+    func onEvent(_ handler: @escaping @Sendable (LiveStreamEvent) -> Void)
 }
 
-/// The frame, packet and event handlers of one ``LiveStreamSource``; safe to add to from any
-/// thread while the source calls them on its own.
-public final class LiveStreamHandlers: Sendable {
-    struct Lists {
+extension LiveStreamPuller: LiveStreamSource {}
+
+/// The frame, packet and event handlers of one source (the puller's, the stabilizer's); safe to
+/// add to from any thread while the source calls them on its own.
+final class LiveStreamHandlers: Sendable {
+    private struct Lists {
         var frames: [@Sendable (LiveFrame) -> Void] = []
         var packets: [@Sendable (LivePacket) -> Void] = []
         var events: [@Sendable (LiveStreamEvent) -> Void] = []
     }
 
-    let lists = Locked(Lists())
+    private let lists = Locked(Lists())
 
-    /// Creates empty lists, for a source of one's own (a puller or stabilizer makes its own).
-    public init() {}
+    func add(frame handler: @escaping @Sendable (LiveFrame) -> Void) { lists.withLock { $0.frames.append(handler) } }
+    func add(packet handler: @escaping @Sendable (LivePacket) -> Void) { lists.withLock { $0.packets.append(handler) } }
+    func add(event handler: @escaping @Sendable (LiveStreamEvent) -> Void) { lists.withLock { $0.events.append(handler) } }
 
     /// Whether any frame handler is registered (a source skips building frames nobody takes).
     var wantsFrames: Bool { lists.withLock { !$0.frames.isEmpty } }
@@ -57,5 +46,3 @@ public final class LiveStreamHandlers: Sendable {
         for frame in frames { for handler in handlers { handler(frame) } }
     }
 }
-
-extension LiveStreamPuller: LiveStreamSource {}

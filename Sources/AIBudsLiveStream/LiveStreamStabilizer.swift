@@ -79,9 +79,7 @@ public final class LiveStreamStabilizer: LiveStreamSource, Sendable {
     /// How it stabilizes.
     public let configuration: Configuration
     private let logger: any LogService
-    /// The handlers of its stabilized frames, encoded packets and events: `connected` once its
-    /// encoder is open, the source's `disconnected`, and `ended` after the last frame is handed on.
-    public let handlers = LiveStreamHandlers()
+    private let handlers = LiveStreamHandlers()
     private let input = Locked(Input())
     private let stats = Locked(Stats())
     private let wake = DispatchSemaphore(value: 0)
@@ -128,6 +126,16 @@ public final class LiveStreamStabilizer: LiveStreamSource, Sendable {
         thread.qualityOfService = .userInteractive
         thread.start()
     }
+
+    /// Calls `handler` with every stabilized frame, on the stabilizer's thread (keep it short).
+    public func onFrame(_ handler: @escaping @Sendable (LiveFrame) -> Void) { handlers.add(frame: handler) }
+
+    /// Calls `handler` with every encoded packet of the stabilized stream, on its thread.
+    public func onPacket(_ handler: @escaping @Sendable (LivePacket) -> Void) { handlers.add(packet: handler) }
+
+    /// Calls `handler` with the stabilized stream's events: `connected` once its encoder is open,
+    /// the source's `disconnected`, and `ended` after the last frame is handed on.
+    public func onEvent(_ handler: @escaping @Sendable (LiveStreamEvent) -> Void) { handlers.add(event: handler) }
 
     /// What it did so far.
     public var statistics: LiveStabilizationStatistics {

@@ -26,7 +26,8 @@ struct DemoCommand: CLICommand {
         a question into the glasses' microphone and hears the offline provider's answer on their
         speaker (interpretation into Spanish), says "hey glasses, take a photo" to the offline
         voice assistant (which takes one on the glasses), lists the voice notes through TopStep's
-        API, and prints where to look. Without --to everything goes to a temporary folder removed at the end.
+        API, and prints where to look. Without --to everything goes to a temporary folder removed
+        at the end.
 
         options:
           --to DIR        keep the imported files, the comparisons and the AI turn's audio in DIR
