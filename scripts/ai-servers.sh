@@ -45,16 +45,9 @@ whisper_base="$cache/whisper-base-multilingual-$WHISPER_BASE_PARTS_VERSION"
 
 say() { echo "ai-servers: $*" >&2; }
 
-venv_has() { # VENV PACKAGE VERSION
-    # grep reads all of pip's output: with -q it would stop early, and pipefail would count
-    # pip's broken pipe as a failure (and reinstall every time).
-    [[ -x "$1/bin/python" ]] && "$1/bin/python" -m pip show "$2" 2>/dev/null | grep -x "Version: $3" >/dev/null
-}
-
+source "$root/scripts/venv-lib.sh"
 install_venv() { # VENV PIP-ARGS...
-    local venv="$1"; shift
-    [[ -x "$venv/bin/python" ]] || "$python" -m venv "$venv" >&2
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$@" >&2
+    venv_install ai-servers "$@"
 }
 
 install() {

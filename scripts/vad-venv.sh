@@ -14,11 +14,8 @@ if [[ -x "$python_bin" ]] && "$python_bin" -c "import onnxruntime, numpy, import
     echo "$python_bin"
     exit 0
 fi
-python="${PYTHON:-python3}"
-command -v "$python" >/dev/null || { echo "vad-venv: $python not found" >&2; exit 1; }
-mkdir -p "$(dirname "$venv")"
-[[ -x "$python_bin" ]] || "$python" -m venv "$venv" >&2
-"$python_bin" -m pip install --quiet --disable-pip-version-check "onnxruntime==$ORT_VERSION" numpy >&2
-"$python_bin" -m pip install --quiet --disable-pip-version-check --no-deps "silero-vad==$SILERO_VERSION" >&2
+source "$(dirname "${BASH_SOURCE[0]}")/venv-lib.sh"
+venv_install vad-venv "$venv" "onnxruntime==$ORT_VERSION" numpy
+venv_install vad-venv "$venv" --no-deps "silero-vad==$SILERO_VERSION"
 "$python_bin" -c "import onnxruntime, numpy, importlib.util as u; assert u.find_spec('silero_vad')" || { echo "vad-venv: the packages do not import" >&2; exit 1; }
 echo "$python_bin"

@@ -12,14 +12,13 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${1:-$root/.venv-vqf}"
 python_bin="$venv/bin/python"
 
-if [[ -x "$python_bin" ]] && "$python_bin" -m pip show vqf 2>/dev/null | grep -qx "Version: $VQF_VERSION"; then
+source "$root/scripts/venv-lib.sh"
+
+if venv_has "$venv" vqf "$VQF_VERSION"; then
     echo "$python_bin"
     exit 0
 fi
 
-python="${PYTHON:-python3}"
-command -v "$python" >/dev/null || { echo "vqf-venv: $python not found" >&2; exit 1; }
-[[ -x "$python_bin" ]] || "$python" -m venv "$venv" >&2
-"$python_bin" -m pip install --quiet --disable-pip-version-check "vqf==$VQF_VERSION" numpy >&2
+venv_install vqf-venv "$venv" "vqf==$VQF_VERSION" numpy
 "$python_bin" -c "import vqf" || { echo "vqf-venv: vqf does not import" >&2; exit 1; }
 echo "$python_bin"
