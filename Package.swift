@@ -30,6 +30,7 @@ let package = Package(
     targets: [
         // Base: locks and signals, files, child processes, logging.
         .target(name: "AIBudsSync"),
+        .target(name: "AIBudsErrors"),
         // Files a user or a peer named, written safely (OutputFile): no SDK types, no dependencies.
         .target(name: "AIBudsFiles"),
         .target(name: "CSpawn"),
@@ -40,9 +41,9 @@ let package = Package(
         // MCUboot images, the device's own protocol (SMP framing and the messages of every group, live
         // frame stamps, discovery announcements, device file names); digests through OpenSSL and libdeflate.
         .target(name: "AIBudsCBOR"),
-        .target(name: "AIBudsHTTPWire"),
+        .target(name: "AIBudsHTTPWire", dependencies: ["AIBudsErrors"]),
         .target(name: "AIBudsMCUboot"),
-        .target(name: "AIBudsWire", dependencies: ["AIBudsCBOR", "AIBudsMCUboot"]),
+        .target(name: "AIBudsWire", dependencies: ["AIBudsErrors", "AIBudsCBOR", "AIBudsMCUboot"]),
         .systemLibrary(name: "CCrypto"),
         .systemLibrary(name: "CDeflate", providers: [.apt(["libdeflate-dev"])]),
         .target(name: "AIBudsDigest", dependencies: ["CCrypto", "CDeflate"]),
@@ -57,7 +58,7 @@ let package = Package(
         // libcurl's variadic setopt/getinfo, which Swift cannot call, wrapped in C.
         .target(name: "CCurlOptions", dependencies: ["CCurl"]),
         // The one HTTP client: libcurl (handles kept, bodies streamed with limits, deadlines, typed errors).
-        .target(name: "AIBudsHTTPClient", dependencies: ["AIBudsSync", "CCurl", "CCurlOptions"]),
+        .target(name: "AIBudsHTTPClient", dependencies: ["AIBudsSync", "AIBudsErrors", "CCurl", "CCurlOptions"]),
         // libdbus-1 (Debian's libdbus-1-dev): the D-Bus client and service code of BlueZ's API.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "AIBudsDBus", dependencies: ["AIBudsSync", "CDBus"]),
@@ -67,7 +68,7 @@ let package = Package(
             "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsHTTPWire", "AIBudsNet",
         ]),
         .target(name: "AIBudsSMPClient", dependencies: [
-            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsDigest", "AIBudsCBOR", "AIBudsMCUboot", "AIBudsWire", "AIBudsNet",
+            "AIBudsSync", "AIBudsErrors", "AIBudsFiles", "AIBudsLog", "AIBudsDigest", "AIBudsCBOR", "AIBudsMCUboot", "AIBudsWire", "AIBudsNet",
         ]),
 
         // The vendor's vocabulary, the audio value types, the device core and the import engine above it.
@@ -81,7 +82,7 @@ let package = Package(
         // The media import engine (one device, fleets into folders or object stores, hotspot
         // joining, stabilization's plugin point) above the device core it drives.
         .target(name: "AIBudsImport", dependencies: [
-            "AIBudsSync", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation",
+            "AIBudsSync", "AIBudsErrors", "AIBudsLog", "AIBudsDigest", "AIBudsWire", "AIBudsFoundation",
             "AIBudsTransfer", "AIBudsProcess", "AIBuds",
         ]),
         .target(name: "AIBudsS3", dependencies: ["AIBudsDigest", "AIBudsSync", "AIBudsHTTPClient", "AIBuds", "AIBudsTransfer", "AIBudsImport"]),
@@ -188,7 +189,7 @@ let package = Package(
             "AIBudsAIFoundation", "AIBudsAISDK", "AIBudsOfflineAI", "AIBudsOpenAI",
         ]),
         .target(name: "AIBudsEmulator", dependencies: [
-            "AIBudsSync", "AIBudsFiles", "AIBudsLog", "AIBudsHTTPServer", "AIBudsDigest", "AIBudsCBOR", "AIBudsHTTPWire", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",
+            "AIBudsSync", "AIBudsErrors", "AIBudsFiles", "AIBudsLog", "AIBudsHTTPServer", "AIBudsDigest", "AIBudsCBOR", "AIBudsHTTPWire", "AIBudsMCUboot", "AIBudsWire", "AIBudsFoundation", "AIBudsNet", "AIBudsDBus",
             "AIBudsAudio", "AIBudsProcess",
         ]),
         .target(name: "AIBudsTestKit", dependencies: [
@@ -239,6 +240,7 @@ let package = Package(
 
         // Tests: each library's own target, in the order of the layers above.
         .testTarget(name: "AIBudsSyncTests", dependencies: ["AIBudsSync"]),
+        .testTarget(name: "AIBudsErrorsTests", dependencies: ["AIBudsErrors"]),
         .testTarget(name: "AIBudsFilesTests", dependencies: ["AIBudsFiles"]),
         .testTarget(name: "AIBudsProcessTests", dependencies: ["AIBudsProcess", "AIBudsSync"]),
         .testTarget(name: "AIBudsLogTests", dependencies: ["AIBudsLog", "AIBudsTestKit"]),

@@ -1,3 +1,4 @@
+import AIBudsErrors
 import AIBudsSync
 import CCurl
 import CCurlOptions
@@ -77,35 +78,23 @@ public struct HTTPClientResponse: Sendable {
     public var headers: [String: String]
 }
 
-/// Why a request got no usable answer.
-public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
-    /// The kinds of failure, for callers that map them to their own codes.
-    public enum Kind: Sendable, Equatable {
-        /// No connection could be made (refused, no route, name not resolved, TLS failed).
-        case unreachable
-        /// A deadline passed: connecting, a stall, or the whole request.
-        case timeout
-        /// The caller's sink refused the answer (too large, malformed); the transfer stopped there.
-        case refused
-        /// The caller cancelled.
-        case canceled
-        /// Any other transport failure.
-        case transport
-    }
+/// Why a request got no usable answer; its message names the method and URL.
+///
+/// The kinds of failure are ``HTTPClientErrorCode``, for callers that map them to their own codes.
+public typealias HTTPClientError = CodedError<HTTPClientErrorCode>
 
-    /// What went wrong.
-    public var kind: Kind
-    /// A sentence for people, naming the method and URL.
-    public var message: String
-
-    /// An error of `kind` with a sentence for people.
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    /// The message.
-    public var description: String { message }
+/// The kinds of failure of an HTTP request.
+public enum HTTPClientErrorCode: Sendable, Equatable, CodedErrorCode {
+    /// No connection could be made (refused, no route, name not resolved, TLS failed).
+    case unreachable
+    /// A deadline passed: connecting, a stall, or the whole request.
+    case timeout
+    /// The caller's sink refused the answer (too large, malformed); the transfer stopped there.
+    case refused
+    /// The caller cancelled.
+    case canceled
+    /// Any other transport failure.
+    case transport
 }
 
 /// The project's one HTTP client, over libcurl: one global initialization, libcurl handles kept

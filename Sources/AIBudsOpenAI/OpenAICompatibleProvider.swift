@@ -261,7 +261,7 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
         do {
             return try client.perform(request, cancelled: cancelled) { onData($0) }.status
         } catch let error as HTTPClientError {
-            switch error.kind {
+            switch error.code {
             case .unreachable: throw AIError(.serverUnreachable, error.message)
             case .timeout: throw AIError(.timeout, error.message)
             case .canceled: throw AIError(.canceled)

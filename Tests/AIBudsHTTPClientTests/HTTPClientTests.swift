@@ -53,7 +53,7 @@ import Testing
         let error = await #expect(throws: HTTPClientError.self) {
             _ = try await offPool { try HTTPClient().fetch(HTTPClientRequest("GET", url: base + "/huge"), limit: 4 << 20) }
         }
-        #expect(error?.kind == .refused && error?.message.contains("larger than") == true, "\(String(describing: error))")
+        #expect(error?.code == .refused && error?.message.contains("larger than") == true, "\(String(describing: error))")
         #expect(clock.now - started < .seconds(10), "refused at 4 MiB, not read to 1 GiB")
     }
 
@@ -63,11 +63,11 @@ import Testing
         let stalled = await #expect(throws: HTTPClientError.self) {
             _ = try await offPool { try HTTPClient().fetch(HTTPClientRequest("GET", url: base + "/stall", stallTimeout: .seconds(1)), limit: 1024) }
         }
-        #expect(stalled?.kind == .timeout, "\(String(describing: stalled))")
+        #expect(stalled?.code == .timeout, "\(String(describing: stalled))")
         let nobody = await #expect(throws: HTTPClientError.self) {
             _ = try await offPool { try HTTPClient().fetch(HTTPClientRequest("GET", url: "http://127.0.0.1:9/"), limit: 1024) }
         }
-        #expect(nobody?.kind == .unreachable, "\(String(describing: nobody))")
+        #expect(nobody?.code == .unreachable, "\(String(describing: nobody))")
     }
 
     @Test func cancellingStopsTheTransfer() async throws {
@@ -76,6 +76,6 @@ import Testing
         let error = await #expect(throws: HTTPClientError.self) {
             _ = try await offPool { try HTTPClient().perform(HTTPClientRequest("GET", url: base + "/stall"), cancelled: { true }) { _ in nil } }
         }
-        #expect(error?.kind == .canceled, "\(String(describing: error))")
+        #expect(error?.code == .canceled, "\(String(describing: error))")
     }
 }

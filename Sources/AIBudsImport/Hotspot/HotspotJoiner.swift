@@ -1,3 +1,4 @@
+import AIBudsErrors
 import Foundation
 
 /// The device hotspot to join: its network name, passphrase and the data-plane address it serves.
@@ -41,34 +42,22 @@ public protocol HotspotJoiner: Sendable {
     func join(_ network: HotspotNetwork) async throws
 }
 
-/// Why joining a device hotspot failed.
-public struct HotspotJoinError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The kind of failure.
-    public enum Code: Sendable, Equatable {
-        /// The data-plane address is not one this joiner can reach.
-        case unreachableAddress
-        /// The network tool (`nmcli`) is not installed or not on the search path.
-        case toolNotFound
-        /// The network tool ran and reported failure with this exit status.
-        case toolFailed(exitStatus: Int32)
-        /// The network tool did not finish in time and was stopped.
-        case timedOut
-        /// The join was cancelled.
-        case cancelled
-    }
 
-    /// The kind of failure.
-    public var code: Code
-    /// A human-readable explanation; never contains the passphrase.
-    public var message: String
+/// Why joining a device hotspot failed; its message never contains the passphrase.
+///
+/// The kinds of failure are ``HotspotJoinErrorCode``.
+public typealias HotspotJoinError = CodedError<HotspotJoinErrorCode>
 
-    /// Creates a join failure of kind `code`, with `message` explaining it in words (never with the
-    /// passphrase).
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    /// The message.
-    public var description: String { message }
+/// The kind of failure.
+public enum HotspotJoinErrorCode: Sendable, Equatable, CodedErrorCode {
+    /// The data-plane address is not one this joiner can reach.
+    case unreachableAddress
+    /// The network tool (`nmcli`) is not installed or not on the search path.
+    case toolNotFound
+    /// The network tool ran and reported failure with this exit status.
+    case toolFailed(exitStatus: Int32)
+    /// The network tool did not finish in time and was stopped.
+    case timedOut
+    /// The calling task was cancelled while the network tool ran; the tool was killed.
+    case cancelled
 }

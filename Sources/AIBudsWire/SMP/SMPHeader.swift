@@ -1,3 +1,4 @@
+import AIBudsErrors
 import Foundation
 
 /// The operation of an SMP packet (the `op` bits of byte 0).
@@ -124,33 +125,25 @@ public struct SMPHeader: Hashable, Sendable {
     }
 }
 
+
 /// Why a datagram is not a well-formed SMP packet.
-public struct SMPPacketError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The kinds of framing failure.
-    public enum Code: String, Sendable, Equatable {
-        /// Fewer than 8 bytes.
-        case shortHeader
-        /// The header's length field differs from the bytes that follow.
-        case lengthMismatch
-        /// An operation other than 0–3.
-        case invalidOperation
-        /// A version other than 0 (v1) or 1 (v2).
-        case unsupportedVersion
-        /// The payload would not fit the 16-bit length field.
-        case payloadTooLarge
-    }
+///
+/// The kinds of failure are ``SMPPacketErrorCode``.
+public typealias SMPPacketError = CodedError<SMPPacketErrorCode>
 
-    /// What went wrong.
-    public var code: Code
-    /// A human-readable explanation.
-    public var message: String
+/// The kinds of framing failure.
+public enum SMPPacketErrorCode: String, Sendable, Equatable, CodedErrorCode {
+    /// Fewer than 8 bytes.
+    case shortHeader
+    /// The header's length field differs from the bytes that follow.
+    case lengthMismatch
+    /// An operation other than 0–3.
+    case invalidOperation
+    /// A version other than 0 (v1) or 1 (v2).
+    case unsupportedVersion
+    /// The payload would not fit the 16-bit length field.
+    case payloadTooLarge
 
-    /// Creates a framing failure of kind `code`, with `message` explaining it in words.
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    /// "SMP <code>: <message>".
-    public var description: String { "SMP \(code.rawValue): \(message)" }
+    /// `SMP` and the code's name: a description reads `SMP lengthMismatch: …`.
+    public var descriptionPrefix: String? { "SMP \(rawValue)" }
 }
