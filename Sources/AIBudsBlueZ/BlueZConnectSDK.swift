@@ -14,14 +14,13 @@ import Foundation
 /// advertised. The SMP device classes (``/AIBudsSMP/SMPGlassesDevice`` and the rest) serve them; their sessions
 /// run over `BlueZGATTTransport`. Register it beside ``/AIBudsSMP/SMPConnectSDK`` and one scan finds devices
 /// on both links (`AIBudsAllInOne` does).
-public final class BlueZConnectSDK: SMPSessionOpener {
+public final class BlueZConnectSDK: SMPLinkPlugin, SMPSessionOpener {
     /// The D-Bus bus BlueZ is on (`DBUS_SYSTEM_BUS_ADDRESS` when set, else the system bus).
     public let busAddress: String
     /// The adapter to use (`hci0`); nil uses the first one BlueZ lists.
     public let adapterName: String?
     /// When a connection calls `Device1.Pair` (``BlueZPairing/whenRequired`` by default).
     public let pairing: BlueZPairing
-    private let sdkDelegate = Locked<WeakDelegate>(WeakDelegate())
     private let lastScanProblem = Locked<String?>(nil)
 
     /// Creates the plugin for the bus at `busAddress` (default: the system bus as above), pairing
@@ -32,30 +31,10 @@ public final class BlueZConnectSDK: SMPSessionOpener {
         self.pairing = pairing
     }
 
-    /// ``/AIBuds/AIBudsSDK/sdkVersion``: the plugin ships with the SDK.
-    public var sdkVersion: String { AIBudsSDK.sdkVersion }
-    /// ``/AIBuds/AIBudsSDK/sdkBuild``.
-    public var sdkBuild: String { AIBudsSDK.sdkBuild }
-    /// ``/AIBuds/AIBudsSDK/sdkReleaseDate``: the plugin ships with the SDK.
-    public var sdkReleaseDate: String { AIBudsSDK.sdkReleaseDate }
     /// `AIBudsBlueZ`.
     public var sdkName: String { "AIBudsBlueZ" }
-    /// `AIBuds`.
-    public var providerName: String { "AIBuds" }
     /// `.abmate`, the vendor's kind of its BLE protocol: stored BLE devices come back through this plugin.
     public var protocolKind: BleProtocolKind { .abmate }
-    /// ``/AIBudsSMP/SMPDevice``; ``classForDeviceModel(product:)`` picks the product's class.
-    public var classForDeviceModel: any DeviceConvertible.Type { SMPDevice.self }
-
-    /// The SMP plugin's class for each product (the same devices, another link).
-    public func classForDeviceModel(product: DeviceProduct) -> any DeviceConvertible.Type {
-        SMPDevice.deviceClass(for: product)
-    }
-
-    /// Keeps the SDK-wide delegate (weakly).
-    public func setSDKDelegate(_ delegate: (any SDKDelegate)?) {
-        sdkDelegate.withLock { $0.value = delegate }
-    }
 
     /// The last reason a scan could not use BlueZ (adapter missing or off, not permitted), nil
     /// after a scan that could.
@@ -149,9 +128,4 @@ public final class BlueZConnectSDK: SMPSessionOpener {
             transport: transport, address: peripheral.address, commandTimeout: commandTimeout,
             eventWait: SMPConnectSDK.defaultEventWait, logger: logger)
     }
-}
-
-/// A weak reference to the SDK-wide delegate.
-struct WeakDelegate {
-    weak var value: (any SDKDelegate)?
 }

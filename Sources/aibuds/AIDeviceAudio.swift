@@ -14,11 +14,8 @@ struct AIDeviceConnection {
     static func open(_ spec: String) async throws -> AIDeviceConnection {
         DeviceCommandSupport.initializeSDK()
         let found = try await DeviceCommandSupport.find(spec)
-        let device = try await DeviceCommandSupport.connect(found, naming: spec)
-        guard let audio = device as? any DeviceAIAudioAPI else {
-            await device.disconnectAndWait()
-            throw CommandFailure.failure("\(spec) has no AI audio path (microphone and speaker streams)")
-        }
+        let (device, audio) = try await DeviceCommandSupport.connect(
+            found, naming: spec, as: (any DeviceAIAudioAPI).self, lacking: "has no AI audio path (microphone and speaker streams)")
         // The device's own name for records and the dashboard; the address the user gave when it has none.
         return AIDeviceConnection(device: device, audio: audio, name: device.name.isEmpty ? spec : device.name)
     }

@@ -82,11 +82,8 @@ struct BenchAIReplyCommand: CLICommand {
         let (emulator, address) = try BenchAudioCommand.startEmulator(link: link, microphoneFile: input, clock: clock)
         defer { emulator.stop() }
         let found = try await DeviceCommandSupport.find("udp://\(address)")
-        let device = try await DeviceCommandSupport.connect(found, naming: "the emulator")
-        guard let audio = device as? any DeviceAIAudioAPI else {
-            await device.disconnectAndWait()
-            throw CommandFailure.failure("the emulator has no AI audio path")
-        }
+        let (device, audio) = try await DeviceCommandSupport.connect(
+            found, naming: "the emulator", as: (any DeviceAIAudioAPI).self, lacking: "has no AI audio path")
         let session: AISession
         do {
             session = try await AIBudsAISDK.startAIChat(

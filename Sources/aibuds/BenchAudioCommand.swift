@@ -88,9 +88,9 @@ struct BenchAudioCommand: CLICommand {
         defer { emulator.stop() }
         DeviceCommandSupport.initializeSDK()
         let found = try await DeviceCommandSupport.find("udp://\(address)")
-        let device = try await DeviceCommandSupport.connect(found, naming: "the emulator")
+        let (device, audio) = try await DeviceCommandSupport.connect(
+            found, naming: "the emulator", as: (any DeviceAIAudioAPI).self, lacking: "has no AI audio path")
         defer { device.disconnect() }
-        guard let audio = device as? any DeviceAIAudioAPI else { throw CommandFailure.failure("the emulator has no AI audio path") }
 
         // Microphone: capture end on the device → chunk in the SDK.
         var micLatencies: [Double] = []

@@ -51,6 +51,20 @@ enum DeviceCommandSupport {
         return device
     }
 
+    /// Connects to a device a scan found and returns it with its `API` (a capability protocol);
+    /// a device without it is disconnected again and the failure says it `lacks` ("has no camera
+    /// that streams live"), after `name`.
+    static func connect<API>(
+        _ found: any FoundDeviceConvertible, naming name: String, as _: API.Type, lacking: String
+    ) async throws -> (device: any DeviceConvertible, api: API) {
+        let device = try await connect(found, naming: name)
+        guard let api = device as? API else {
+            await device.disconnectAndWait()
+            throw CommandFailure.failure("\(name) \(lacking)")
+        }
+        return (device, api)
+    }
+
     /// Finds the device that `spec` names: `udp://HOST:PORT`, `ble://AA:BB:CC:DD:EE:FF` (through
     /// BlueZ), or a name or MAC (BLE) address that a short scan finds. Throws exit 69 when there is none.
     static func find(_ spec: String) async throws -> any FoundDeviceConvertible {

@@ -22,11 +22,8 @@ struct LiveDeviceStream {
     {
         DeviceCommandSupport.initializeSDK()
         let found = try await DeviceCommandSupport.find(spec)
-        let device = try await DeviceCommandSupport.connect(found, naming: spec)
-        guard let live = device as? any LiveStreamingAPI else {
-            await device.disconnectAndWait()
-            throw CommandFailure.failure("\(spec) has no camera that streams live")
-        }
+        let (device, live) = try await DeviceCommandSupport.connect(
+            found, naming: spec, as: (any LiveStreamingAPI).self, lacking: "has no camera that streams live")
         do {
             let current = try await live.requestQueryLiveStreamStatus()
             if current.isStreaming, current.kind == kind, !startNew {

@@ -73,11 +73,9 @@ struct LiveStopCommand: CLICommand {
     func run() async throws -> ExitCode {
         DeviceCommandSupport.initializeSDK()
         let found = try await DeviceCommandSupport.find(device)
-        let connected = try await DeviceCommandSupport.connect(found, naming: device)
+        let (connected, live) = try await DeviceCommandSupport.connect(
+            found, naming: device, as: (any LiveStreamingAPI).self, lacking: "has no camera that streams live")
         defer { connected.disconnect() }
-        guard let live = connected as? any LiveStreamingAPI else {
-            throw CommandFailure.failure("\(device) has no camera that streams live")
-        }
         do { try await live.stopLiveStreaming() } catch { throw DeviceCommandSupport.failure(error, "live stop") }
         await connected.disconnectAndWait()
         CLI.say("stopped")

@@ -18,11 +18,9 @@ struct MediaDeviceConnection {
 
     /// Connects to a device a scan found; `name` names it in errors.
     static func connect(_ found: any FoundDeviceConvertible, naming name: String) async throws -> MediaDeviceConnection {
-        let device = try await DeviceCommandSupport.connect(found, naming: name)
-        guard let media = device as? any MediaImportControlChannel & DeviceMediaFileImportAPI else {
-            await device.disconnectAndWait()
-            throw CommandFailure.failure("\(device.name) (\(device.product)) cannot import media over a hotspot")
-        }
+        let (_, media) = try await DeviceCommandSupport.connect(
+            found, naming: name, as: (any MediaImportControlChannel & DeviceMediaFileImportAPI).self,
+            lacking: "cannot import media over a hotspot")
         return MediaDeviceConnection(device: media)
     }
 

@@ -11,7 +11,7 @@ import Foundation
 /// processes that are gone, and confirms each with a Device `info` request; every pass reports each
 /// confirmed device again (the SDK marks repeats with `isExistingDevice`). A device elsewhere is found
 /// by address with `AIBudsSDK.discoverDevice(at: "udp://HOST:PORT")`.
-public final class SMPConnectSDK: BleConnectSDK {
+public final class SMPConnectSDK: SMPLinkPlugin {
     /// How long a Device `events` long-poll waits by default.
     public static let defaultEventWait: Duration = .seconds(5)
 
@@ -20,7 +20,6 @@ public final class SMPConnectSDK: BleConnectSDK {
     /// How long a Device `events` long-poll waits; a lost link is noticed after this plus the command timeout.
     public let eventWait: Duration
     private let identities = Locked<[UUID: DeviceIdentity]>([:])
-    private let sdkDelegate = Locked<WeakSDKDelegate>(WeakSDKDelegate())
 
     /// Creates the plugin.
     public init(discoveryDirectory: URL? = nil, eventWait: Duration = SMPConnectSDK.defaultEventWait) {
@@ -28,31 +27,10 @@ public final class SMPConnectSDK: BleConnectSDK {
         self.eventWait = min(max(eventWait, .milliseconds(100)), .seconds(30))
     }
 
-    /// ``/AIBuds/AIBudsSDK/sdkVersion``: the plugin ships with the SDK.
-    public var sdkVersion: String { AIBudsSDK.sdkVersion }
-    /// ``/AIBuds/AIBudsSDK/sdkBuild``.
-    public var sdkBuild: String { AIBudsSDK.sdkBuild }
-    /// ``/AIBuds/AIBudsSDK/sdkReleaseDate``: the plugin ships with the SDK.
-    public var sdkReleaseDate: String { AIBudsSDK.sdkReleaseDate }
     /// `AIBudsSMP`.
     public var sdkName: String { "AIBudsSMP" }
-    /// `AIBuds`.
-    public var providerName: String { "AIBuds" }
     /// `.smp`: stored devices with this kind come back through this plugin.
     public var protocolKind: BleProtocolKind { .smp }
-    /// ``SMPDevice``, the base class of every device this plugin makes;
-    /// ``classForDeviceModel(product:)`` picks the subclass of a product.
-    public var classForDeviceModel: any DeviceConvertible.Type { SMPDevice.self }
-
-    /// The per-product class: glasses, earbuds and watch have their own; other products get ``SMPDevice``.
-    public func classForDeviceModel(product: DeviceProduct) -> any DeviceConvertible.Type {
-        SMPDevice.deviceClass(for: product)
-    }
-
-    /// Keeps the SDK-wide delegate (weakly).
-    public func setSDKDelegate(_ delegate: (any SDKDelegate)?) {
-        sdkDelegate.withLock { $0.value = delegate }
-    }
 
     /// Whether the advertisement carries this plugin's manufacturer data.
     public func isKnownDevice(_ peripheral: Peripheral, advertisementData: [String: Any]?, rssi: NSNumber?) -> Bool {
@@ -123,11 +101,6 @@ public final class SMPConnectSDK: BleConnectSDK {
         defer { session.client.close() }
         return try await session.readIdentity(timeout: timeout)
     }
-}
-
-/// A weak reference to the SDK-wide delegate.
-struct WeakSDKDelegate {
-    weak var value: (any SDKDelegate)?
 }
 
 extension SMPDevice {
