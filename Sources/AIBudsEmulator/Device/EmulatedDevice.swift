@@ -109,6 +109,16 @@ public final class EmulatedDevice: Sendable {
             if case .open = transfer { return .hotspotOpen }
             return .hotspotClose
         }
+
+        /// Ends what the device is doing, as power off and factory reset do: the AI conversation,
+        /// any recording (its scheduled stop is void) and transfer mode (its timers too).
+        mutating func endActivities() {
+            aiConversation = false
+            recording = nil
+            recordingEpoch += 1
+            transfer = .off
+            transferEpoch += 1
+        }
     }
 
     private let clock: any EmulatorClock
@@ -305,11 +315,7 @@ public final class EmulatedDevice: Sendable {
     public func powerOff() {
         _ = try? update { state throws(EmulatorError) in
             state.powered = false
-            state.aiConversation = false
-            state.recording = nil
-            state.recordingEpoch += 1
-            state.transfer = .off
-            state.transferEpoch += 1
+            state.endActivities()
             state.live = nil
         }
         audio.endAll()
@@ -335,11 +341,7 @@ public final class EmulatedDevice: Sendable {
     public func factoryReset() {
         audio.endAll()
         _ = try? update { state throws(EmulatorError) in
-            state.aiConversation = false
-            state.recording = nil
-            state.recordingEpoch += 1
-            state.transfer = .off
-            state.transferEpoch += 1
+            state.endActivities()
             state.hotspot = nil
             state.finding = false
             state.settings = DeviceSettings(language: profile.languages[0])
