@@ -48,16 +48,22 @@ public struct HTTPClientRequest: Sendable {
     public var awsSigV4: (provider: String, credentials: String)?
     /// The longest wait for a connection.
     public var connectTimeout: Duration
-    /// The longest a transfer may go without a byte in either direction before it is abandoned.
+    /// The longest a transfer may go without a byte in either direction before it is abandoned,
+    /// except while the server works on the request it has received (see ``firstByteTimeout``).
     public var stallTimeout: Duration
+    /// The longest wait for the answer's first byte once the whole request is sent: a server that
+    /// thinks before it answers (a speech model transcribing, a chat model queueing) is not
+    /// stalled until this passes; nil: ``stallTimeout``.
+    public var firstByteTimeout: Duration?
     /// The longest the whole request may take; nil: no bound but the stall timeout.
     public var totalTimeout: Duration?
 
-    /// A request with the project's deadlines: 10 s to connect, 60 s without a byte.
+    /// A request with the project's deadlines: 10 s to connect, 60 s without a byte (the wait for
+    /// the first byte of the answer included, unless `firstByteTimeout` says otherwise).
     public init(
         _ method: String, url: String, headers: [String] = [], body: Body = .none,
         awsSigV4: (provider: String, credentials: String)? = nil, connectTimeout: Duration = .seconds(10),
-        stallTimeout: Duration = .seconds(60), totalTimeout: Duration? = nil
+        stallTimeout: Duration = .seconds(60), firstByteTimeout: Duration? = nil, totalTimeout: Duration? = nil
     ) {
         self.method = method
         self.url = url
@@ -66,6 +72,7 @@ public struct HTTPClientRequest: Sendable {
         self.awsSigV4 = awsSigV4
         self.connectTimeout = connectTimeout
         self.stallTimeout = stallTimeout
+        self.firstByteTimeout = firstByteTimeout
         self.totalTimeout = totalTimeout
     }
 }
@@ -130,7 +137,9 @@ public final class HTTPClient: Sendable {
         }
         var answered = false
         defer { giveBack(handle, reusable: answered) }
-        let context = Context(onData: onData, cancelled: cancelled)
+        let context = Context(
+            onData: onData, cancelled: cancelled,
+            quiet: QuietDeadline(stall: request.stallTimeout, firstByte: request.firstByteTimeout ?? request.stallTimeout))
         let unmanaged = Unmanaged.passRetained(context)
         defer { unmanaged.release() }
         var list: UnsafeMutablePointer<curl_slist>?
@@ -141,8 +150,6 @@ public final class HTTPClient: Sendable {
         let set = { (option: CURLoption, value: Int) in _ = aibuds_curl_set_long(pointer, option, value) }
         set(CURLOPT_NOSIGNAL, 1)
         set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeout))
-        set(CURLOPT_LOW_SPEED_LIMIT, 1)
-        set(CURLOPT_LOW_SPEED_TIME, max(1, Self.milliseconds(request.stallTimeout) / 1000))
         if let total = request.totalTimeout { set(CURLOPT_TIMEOUT_MS, Self.milliseconds(total)) }
         // libcurl adds `Expect: 100-continue` to large bodies: send them at once instead.
         set(CURLOPT_EXPECT_100_TIMEOUT_MS, 0)
@@ -178,14 +185,17 @@ public final class HTTPClient: Sendable {
             let context = Unmanaged<Context>.fromOpaque(raw!).takeUnretainedValue()
             guard let data else { return 0 }
             let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size * count), as: UTF8.self)
+            context.quiet.answerBegan()
             if line.hasPrefix("HTTP/") { context.headers = [:] }
             if let colon = line.firstIndex(of: ":"), context.headers.count < 200 {
                 context.headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines).prefix(8192))
             }
             return size * count
         }, unmanaged.toOpaque())
-        _ = aibuds_curl_set_progress(pointer, { raw, _, _, _, _ in
-            Unmanaged<Context>.fromOpaque(raw!).takeUnretainedValue().cancelled() ? 1 : 0
+        _ = aibuds_curl_set_progress(pointer, { raw, _, received, toSend, sent in
+            let context = Unmanaged<Context>.fromOpaque(raw!).takeUnretainedValue()
+            if context.cancelled() { return 1 }
+            return context.quiet.passed(received: Int64(received), sent: Int64(sent), toSend: Int64(toSend)) ? 1 : 0
         }, unmanaged.toOpaque())
         let code: CURLcode = request.url.withCString { url in
             request.method.withCString { method in
@@ -217,6 +227,7 @@ public final class HTTPClient: Sendable {
         if let refusal = context.refusal { throw refusal }
         guard code == CURLE_OK else {
             if cancelled() { throw HTTPClientError(.canceled, "\(request.method) \(request.url): cancelled") }
+            if let missed = context.quiet.missed { throw HTTPClientError(.timeout, "\(request.method) \(request.url): \(missed)") }
             let reason = "\(request.method) \(request.url): \(String(cString: curl_easy_strerror(code)))"
             switch code {
             case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_SSL_CONNECT_ERROR:
@@ -258,17 +269,62 @@ public final class HTTPClient: Sendable {
     private final class Context {
         let onData: (Data) -> (any Error)?
         let cancelled: @Sendable () -> Bool
+        var quiet: QuietDeadline
         var refusal: (any Error)?
         var headers: [String: String] = [:]
-        init(onData: @escaping (Data) -> (any Error)?, cancelled: @escaping @Sendable () -> Bool) {
+        init(onData: @escaping (Data) -> (any Error)?, cancelled: @escaping @Sendable () -> Bool, quiet: QuietDeadline) {
             self.onData = onData
             self.cancelled = cancelled
+            self.quiet = quiet
         }
     }
 
     /// A libcurl easy handle, moved between threads but used by one request at a time.
     private struct Handle: @unchecked Sendable {
         let pointer: UnsafeMutableRawPointer
+    }
+}
+
+/// How long a transfer may stay quiet: `stall` without a byte moving either way, except between
+/// the end of the request and the first byte of the answer, where the server works and `firstByte`
+/// applies. Fed by libcurl's progress callback (called as bytes move, and about once a second
+/// while none do) and its header callback.
+struct QuietDeadline {
+    let stall: Duration
+    let firstByte: Duration
+    private let clock = ContinuousClock()
+    private var lastMoved: ContinuousClock.Instant
+    private var received: Int64 = 0
+    private var sent: Int64 = 0
+    private var answering = false
+    /// Which deadline passed, in words, once one has.
+    private(set) var missed: String?
+
+    init(stall: Duration, firstByte: Duration) {
+        self.stall = stall
+        self.firstByte = firstByte
+        lastMoved = clock.now
+    }
+
+    /// The answer's head has begun: from now on only `stall` applies.
+    mutating func answerBegan() {
+        if !answering { lastMoved = clock.now }
+        answering = true
+    }
+
+    /// Takes the transfer's counts; true when the quiet has lasted longer than allowed.
+    mutating func passed(received: Int64, sent: Int64, toSend: Int64) -> Bool {
+        let now = clock.now
+        if received != self.received || sent != self.sent {
+            self.received = received
+            self.sent = sent
+            lastMoved = now
+        }
+        let waitingForAnswer = !answering && received == 0 && sent >= toSend
+        let limit = waitingForAnswer ? firstByte : stall
+        guard now - lastMoved > limit else { return false }
+        missed = waitingForAnswer ? "no answer within \(limit) of the request" : "no byte moved for \(limit)"
+        return true
     }
 }
 

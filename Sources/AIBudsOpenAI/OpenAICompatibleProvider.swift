@@ -28,7 +28,9 @@ public struct OpenAICompatibleConfiguration: Sendable, Equatable {
     public var speechModel: String
     /// The speech voice used when a call names none.
     public var defaultVoice: String
-    /// The longest a request may take, in seconds.
+    /// The longest a request may take, in seconds; the server may take all of it before its first
+    /// byte (a long transcription, a queue), but once it answers, 30 s without a byte ends the
+    /// request.
     public var timeout: Double
 
     /// Makes a configuration; OpenAI's own model names by default.
@@ -256,8 +258,12 @@ public final class OpenAICompatibleProvider: AIConnectSDK {
             lines.append("Content-Type: application/json")
             body = .bytes(json ?? Data())
         }
+        // The server may work on the request for as long as the whole timeout allows before its
+        // first byte (a long file transcribed, speech synthesized, a queue); once it answers, 30 s
+        // without a byte is a stall.
+        let whole = Duration.milliseconds(Int64(timeout * 1000))
         let request = HTTPClientRequest(
-            "POST", url: url, headers: lines, body: body, stallTimeout: .seconds(30), totalTimeout: .milliseconds(Int64(timeout * 1000)))
+            "POST", url: url, headers: lines, body: body, stallTimeout: .seconds(30), firstByteTimeout: whole, totalTimeout: whole)
         do {
             return try client.perform(request, cancelled: cancelled) { onData($0) }.status
         } catch let error as HTTPClientError {

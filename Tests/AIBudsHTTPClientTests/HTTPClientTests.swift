@@ -14,6 +14,9 @@ import Testing
     elif self.path == "/stall":
         self.send_response(200); self.send_header("Content-Length", "100"); self.end_headers()
         self.wfile.write(b"x" * 10); self.wfile.flush(); time.sleep(30)
+    elif self.path == "/think":
+        time.sleep(3)
+        self.send_response(200); self.send_header("Content-Length", "4"); self.end_headers(); self.wfile.write(b"done")
     else:
         reply = b"%s %d %s" % (self.command.encode(), len(body), (self.headers.get("X-Test") or "").encode())
         self.send_response(201); self.send_header("Content-Length", str(len(reply))); self.send_header("X-Echo", "yes"); self.end_headers()
@@ -68,6 +71,29 @@ import Testing
             _ = try await offPool { try HTTPClient().fetch(HTTPClientRequest("GET", url: "http://127.0.0.1:9/"), limit: 1024) }
         }
         #expect(nobody?.code == .unreachable, "\(String(describing: nobody))")
+    }
+
+    /// A server that works on the request before it answers (a model transcribing, a queue) is
+    /// given the first-byte deadline, not the stall one; once the answer flows, a pause is a stall.
+    @Test func theWaitForTheFirstByteHasItsOwnDeadline() async throws {
+        let (base, server) = try await start()
+        defer { server.stop() }
+        let (response, body) = try await offPool {
+            try HTTPClient().fetch(
+                HTTPClientRequest("POST", url: base + "/think", body: .bytes(Data("audio".utf8)), stallTimeout: .seconds(1), firstByteTimeout: .seconds(20)),
+                limit: 1024)
+        }
+        #expect(response.status == 200 && body == Data("done".utf8))
+        let impatient = await #expect(throws: HTTPClientError.self) {
+            _ = try await offPool { try HTTPClient().fetch(HTTPClientRequest("GET", url: base + "/think", stallTimeout: .seconds(1)), limit: 1024) }
+        }
+        #expect(impatient?.code == .timeout && impatient?.message.contains("no answer within 1") == true, "\(String(describing: impatient))")
+        let stalled = await #expect(throws: HTTPClientError.self) {
+            _ = try await offPool {
+                try HTTPClient().fetch(HTTPClientRequest("GET", url: base + "/stall", stallTimeout: .seconds(1), firstByteTimeout: .seconds(20)), limit: 1024)
+            }
+        }
+        #expect(stalled?.code == .timeout && stalled?.message.contains("no byte moved for 1") == true, "\(String(describing: stalled))")
     }
 
     @Test func cancellingStopsTheTransfer() async throws {
