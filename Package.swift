@@ -5,7 +5,7 @@ import PackageDescription
 /// what it imports. Grouped by layer, as the targets below are.
 let libraries = [
     // Base, wire formats, I/O and engines: no SDK types.
-    "AIBudsSync", "AIBudsFiles", "AIBudsProcess", "AIBudsLog",
+    "AIBudsSync", "AIBudsErrors", "AIBudsFiles", "AIBudsProcess", "AIBudsLog",
     "AIBudsCBOR", "AIBudsHTTPWire", "AIBudsMCUboot", "AIBudsWire", "AIBudsDigest",
     "AIBudsNet", "AIBudsHTTPServer", "AIBudsHTTPClient", "AIBudsDBus",
     "AIBudsTransfer", "AIBudsSMPClient",
