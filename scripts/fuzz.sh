@@ -14,7 +14,7 @@
 #   gcsv          the six-axis log (.gcsv) parser of video stabilization
 #   lens          the lens-profile JSON parser of video stabilization
 #   mcuboot       the MCUboot firmware image parser (header, TLVs, hash)
-# Each target links the project's library-free modules (AIBudsSync, AIBudsFiles, AIBudsCBOR,
+# Each target links the project's library-free modules (AIBudsSync, AIBudsErrors, AIBudsFiles, AIBudsCBOR,
 # AIBudsHTTPWire, AIBudsMCUboot, AIBudsWire, AIBudsFoundation) built as static modules with
 # testing enabled (Fuzz/out/modules, rebuilt when a source is newer), plus the sources it names.
 # Everything is built with swiftc -sanitize=fuzzer,address.
@@ -65,16 +65,17 @@ build_module() {
 # The modules every target links, each after those it imports, into $modules with $module_flags.
 build_modules() {
     build_module AIBudsSync
+    build_module AIBudsErrors
     build_module AIBudsFiles
     build_module AIBudsCBOR
-    build_module AIBudsHTTPWire
+    build_module AIBudsHTTPWire AIBudsErrors
     build_module AIBudsMCUboot
-    build_module AIBudsWire AIBudsCBOR AIBudsMCUboot
+    build_module AIBudsWire AIBudsErrors AIBudsCBOR AIBudsMCUboot
     build_module AIBudsFoundation AIBudsSync AIBudsHTTPWire
 }
 linking() {
     echo -I "$modules" -L "$modules" -lAIBudsFoundation -lAIBudsWire -lAIBudsMCUboot -lAIBudsHTTPWire -lAIBudsCBOR \
-        -lAIBudsFiles -lAIBudsSync
+        -lAIBudsFiles -lAIBudsErrors -lAIBudsSync
 }
 
 if [[ $make_corpus == 1 ]]; then
