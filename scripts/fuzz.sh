@@ -14,8 +14,8 @@
 #   gcsv          the six-axis log (.gcsv) parser of video stabilization
 #   lens          the lens-profile JSON parser of video stabilization
 #   mcuboot       the MCUboot firmware image parser (header, TLVs, hash)
-# Each target links the project's library-free modules (AIBudsSync, AIBudsErrors, AIBudsFiles, AIBudsCBOR,
-# AIBudsHTTPWire, AIBudsMCUboot, AIBudsWire, AIBudsFoundation) built as static modules with
+# Each target links the project's library-free modules (AIBudsWire and AIBudsFoundation with all
+# they import, as Package.swift says, and AIBudsFiles) built as static modules with
 # testing enabled (Fuzz/out/modules, rebuilt when a source is newer), plus the sources it names.
 # Everything is built with swiftc -sanitize=fuzzer,address.
 # Each target runs N inputs (default 20000) starting from the seed corpus in Fuzz/corpus/<target>
@@ -62,20 +62,31 @@ build_module() {
         -emit-module-path "$modules/$name.swiftmodule" -emit-library -static "${sources[@]}" -o "$library"
 }
 
-# The modules every target links, each after those it imports, into $modules with $module_flags.
+# The modules every target links: AIBudsWire and AIBudsFoundation with every module they import,
+# read from Package.swift (so a new dependency needs no edit here), each line a module and the
+# modules it imports, each after those.
+mapfile -t module_graph < <(swift package dump-package | python3 -c '
+import json, sys
+targets = {t["name"]: [d["byName"][0] for d in t["dependencies"] if "byName" in d] for t in json.load(sys.stdin)["targets"]}
+order = []
+def visit(name):
+    if name in order: return
+    for dependency in targets[name]: visit(dependency)
+    order.append(name)
+for root in ["AIBudsFiles", "AIBudsWire", "AIBudsFoundation"]: visit(root)
+for name in order: print(name, *targets[name])
+')
 build_modules() {
-    build_module AIBudsSync
-    build_module AIBudsErrors
-    build_module AIBudsFiles
-    build_module AIBudsCBOR
-    build_module AIBudsHTTPWire AIBudsErrors
-    build_module AIBudsMCUboot
-    build_module AIBudsWire AIBudsErrors AIBudsCBOR AIBudsMCUboot
-    build_module AIBudsFoundation AIBudsSync AIBudsHTTPWire
+    local line
+    for line in "${module_graph[@]}"; do
+        # shellcheck disable=SC2086  # the module's name, then the names of those it imports
+        build_module $line
+    done
 }
 linking() {
-    echo -I "$modules" -L "$modules" -lAIBudsFoundation -lAIBudsWire -lAIBudsMCUboot -lAIBudsHTTPWire -lAIBudsCBOR \
-        -lAIBudsFiles -lAIBudsErrors -lAIBudsSync
+    local index
+    echo -I "$modules" -L "$modules"
+    for (( index = ${#module_graph[@]} - 1; index >= 0; index-- )); do echo "-l${module_graph[index]%% *}"; done
 }
 
 if [[ $make_corpus == 1 ]]; then
