@@ -85,6 +85,11 @@ public final class MoonshineRecognizer: Sendable {
         var tokens: [Int64] = []
         var next = MoonshineTokenizer.start
         let limit = Int((Double(samples.count) / 16_000 * Self.tokensPerSecond).rounded(.up))
+        // Audio that holds sound neither ends nor begins with a bare space at the first step (the
+        // "suppress blank" of Whisper's and CTranslate2's decoders): on clear speech the end token
+        // can come within a hair of the first word there (espeak-ng's "one two three ..." gave an
+        // empty transcript for 2 of 30 dithers of the same clip). Silence may still end at once.
+        let firstStepBans = Self.holdsSound(samples) ? [MoonshineTokenizer.end] + [tokenizer.blank].compactMap { $0 } : []
         for step in 0..<max(1, limit) {
             var inputs: [(name: String, tensor: ONNXTensor)] = [
                 ("input_ids", ONNXTensor([next], shape: [1, 1])),
@@ -102,7 +107,7 @@ public final class MoonshineRecognizer: Sendable {
             }
             for (name, tensor) in zip(wanted, outputs.dropFirst()) { cache[name.past] = tensor }
             guard let logits = outputs[0].floats, !logits.isEmpty else { throw AIError(.engineFailed, "Moonshine's decoder gave no logits") }
-            next = Int64(Self.argmax(logits, below: tokenizer.count))
+            next = Int64(Self.argmax(logits, below: tokenizer.count, excluding: step == 0 ? firstStepBans : []))
             if next == MoonshineTokenizer.end { break }
             tokens.append(next)
         }
@@ -119,12 +124,20 @@ public final class MoonshineRecognizer: Sendable {
         }
     }
 
+    /// Whether `samples` hold sound: a level above about −50 dBFS (RMS 100), far below speech and
+    /// above digital silence and the last bit's dither.
+    static func holdsSound(_ samples: ArraySlice<Int16>) -> Bool {
+        guard !samples.isEmpty else { return false }
+        let energy = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
+        return energy / Double(samples.count) >= 100 * 100
+    }
+
     /// The index of the largest value among the first `count` (the logits are padded past the
-    /// vocabulary).
-    static func argmax(_ values: [Float], below count: Int) -> Int {
+    /// vocabulary), leaving out the indices in `excluding`.
+    static func argmax(_ values: [Float], below count: Int, excluding: [Int64] = []) -> Int {
         var best = 0
         var bestValue = -Float.infinity
-        for index in 0..<min(count, values.count) where values[index] > bestValue {
+        for index in 0..<min(count, values.count) where values[index] > bestValue && !excluding.contains(Int64(index)) {
             best = index
             bestValue = values[index]
         }

@@ -13,6 +13,8 @@ struct MoonshineTokenizer: Sendable {
     static let maximumFileSize = 16 << 20
 
     private let tokens: [[UInt8]]
+    /// The token that is a bare space ("▁"), when the vocabulary has one.
+    let blank: Int64?
 
     /// How many tokens the vocabulary has.
     var count: Int { tokens.count }
@@ -37,6 +39,7 @@ struct MoonshineTokenizer: Sendable {
         }
         guard tokens.count > 259 else { throw AIError(.engineFailed, "Moonshine's tokenizer.bin holds only \(tokens.count) tokens") }
         self.tokens = tokens
+        blank = tokens.firstIndex(of: Array("\u{2581}".utf8)).map(Int64.init)
     }
 
     /// The text of `ids`: their bytes joined (special tokens and ids past the vocabulary left out),

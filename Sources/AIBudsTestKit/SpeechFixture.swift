@@ -35,7 +35,8 @@ public func spokenWAV(
     let rate = speed.map { ["-s", String($0)] } ?? []
     let speak = try await runProgram(URL(fileURLWithPath: "/usr/bin/espeak-ng"), ["-v", voice] + rate + ["-w", raw.path, text])
     guard speak.status == 0 else { throw SpeechFixtureError(description: "espeak-ng failed: \(speak.err)") }
-    let convert = try await runProgram(URL(fileURLWithPath: "/usr/bin/sox"), [raw.path, "-r", "16000", "-c", "1", wav.path])
+    // -R: sox seeds its dither the same way each time, so a test hears the same samples each run.
+    let convert = try await runProgram(URL(fileURLWithPath: "/usr/bin/sox"), ["-R", raw.path, "-r", "16000", "-c", "1", wav.path])
     guard convert.status == 0 else { throw SpeechFixtureError(description: "sox failed: \(convert.err)") }
     return wav
 }
