@@ -65,7 +65,7 @@ build_module() {
 # The modules every target links: AIBudsWire and AIBudsFoundation with every module they import,
 # read from Package.swift (so a new dependency needs no edit here), each line a module and the
 # modules it imports, each after those.
-mapfile -t module_graph < <(swift package dump-package | python3 -c '
+graph=$(swift package dump-package | python3 -c '
 import json, sys
 targets = {t["name"]: [d["byName"][0] for d in t["dependencies"] if "byName" in d] for t in json.load(sys.stdin)["targets"]}
 order = []
@@ -76,6 +76,8 @@ def visit(name):
 for root in ["AIBudsFiles", "AIBudsWire", "AIBudsFoundation"]: visit(root)
 for name in order: print(name, *targets[name])
 ')
+[[ -n "$graph" ]] || { echo "fuzz.sh: no module graph from Package.swift" >&2; exit 1; }
+mapfile -t module_graph <<<"$graph"
 build_modules() {
     local line
     for line in "${module_graph[@]}"; do

@@ -17,9 +17,11 @@ venv_install() { # TOOL VENV PIP-ARGS...
     local python="${PYTHON:-python3}"
     command -v "$python" >/dev/null || { echo "$tool: $python not found" >&2; return 1; }
     mkdir -p "$(dirname "$venv")"
-    if [[ ! -x "$venv/bin/python" ]]; then
+    if ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
+        # A venv made without python3-venv has a python but no pip: start again from nothing.
+        rm -rf "$venv"
         "$python" -m venv "$venv" >&2 \
-            || { echo "$tool: $python -m venv failed (scripts/install-deps.sh installs python3-venv)" >&2; return 1; }
+            || { rm -rf "$venv"; echo "$tool: $python -m venv failed (scripts/install-deps.sh installs python3-venv)" >&2; return 1; }
     fi
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$@" >&2
 }

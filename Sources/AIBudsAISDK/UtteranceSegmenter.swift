@@ -11,7 +11,10 @@ struct Utterance: Sendable {
 
 /// Cuts 16 kHz mono audio into utterances: speech that a pause of `endSilence` seconds ends, or
 /// that reached `maxDuration`. Frame by frame (20 ms), with a speech detector deciding each frame;
-/// 0.2 s before the speech and up to 0.2 s after it are kept, so no word's edge is cut.
+/// 0.2 s before the speech and up to 0.5 s after it (the pause that ended it, when shorter) are
+/// kept, so no word's edge is cut and the recognizer hears the sentence end: Moonshine misheard
+/// "Where is the nearest hospital?" from the glasses' microphone as "Where is none of your risk
+/// hospital?" with 0.2 s after it and heard it right with 0.5 s.
 struct UtteranceSegmenter {
     /// What the segmenter reports as audio goes in.
     enum Output: Equatable {
@@ -25,7 +28,7 @@ struct UtteranceSegmenter {
     private let maxFrames: Int
     private let minSpeechFrames = 10
     private let prerollFrames = 10
-    private let tailFrames = 10
+    private let tailFrames = 25
     private let isSpeech: ([Int16]) -> Bool
 
     private var pending: [Int16] = []

@@ -4,7 +4,9 @@
 /// Each engine names its error as this type with its code enum (`SMPError` is
 /// `CodedError<SMPErrorCode>`), so its callers catch one concrete type and switch over the
 /// engine's codes, while the storage, the initializer and the description are written once. The
-/// public surface of the SDK maps these codes to `AIBudsError` at each module boundary.
+/// module above an engine maps its codes once to its own vocabulary (the device core's
+/// `AIBudsError`, S3's `S3Error`, the AI side's `AIError`); a facade's own error (TopStep's
+/// `TSError`) is one too.
 public struct CodedError<EngineCode: CodedErrorCode>: Error, Sendable, CustomStringConvertible {
     /// The engine's enum of codes, so that its callers write `SMPError.Code`.
     public typealias Code = EngineCode
@@ -39,6 +41,14 @@ extension CodedError: Equatable where Code: Equatable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.code == rhs.code && lhs.message == rhs.message
             && lhs.underlying.map { "\($0)" } == rhs.underlying.map { "\($0)" }
+    }
+}
+
+/// Hashes what equality compares that can be hashed: the code and the message.
+extension CodedError: Hashable where Code: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
     }
 }
 

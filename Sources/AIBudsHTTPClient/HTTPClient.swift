@@ -53,7 +53,8 @@ public struct HTTPClientRequest: Sendable {
     public var stallTimeout: Duration
     /// The longest wait for the answer's first byte once the whole request is sent: a server that
     /// thinks before it answers (a speech model transcribing, a chat model queueing) is not
-    /// stalled until this passes; nil: ``stallTimeout``.
+    /// stalled until this passes; nil: ``stallTimeout``. Counted until the first byte of the
+    /// answer's body: a `100 Continue` or headers sent early do not end it.
     public var firstByteTimeout: Duration?
     /// The longest the whole request may take; nil: no bound but the stall timeout.
     public var totalTimeout: Duration?
@@ -94,7 +95,7 @@ public typealias HTTPClientError = CodedError<HTTPClientErrorCode>
 public enum HTTPClientErrorCode: Sendable, Equatable, CodedErrorCode {
     /// No connection could be made (refused, no route, name not resolved, TLS failed).
     case unreachable
-    /// A deadline passed: connecting, a stall, or the whole request.
+    /// A deadline passed: connecting, the first byte of the answer, a stall, or the whole request.
     case timeout
     /// The caller's sink refused the answer (too large, malformed); the transfer stopped there.
     case refused
@@ -185,7 +186,6 @@ public final class HTTPClient: Sendable {
             let context = Unmanaged<Context>.fromOpaque(raw!).takeUnretainedValue()
             guard let data else { return 0 }
             let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size * count), as: UTF8.self)
-            context.quiet.answerBegan()
             if line.hasPrefix("HTTP/") { context.headers = [:] }
             if let colon = line.firstIndex(of: ":"), context.headers.count < 200 {
                 context.headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines).prefix(8192))
@@ -286,9 +286,10 @@ public final class HTTPClient: Sendable {
 }
 
 /// How long a transfer may stay quiet: `stall` without a byte moving either way, except between
-/// the end of the request and the first byte of the answer, where the server works and `firstByte`
-/// applies. Fed by libcurl's progress callback (called as bytes move, and about once a second
-/// while none do) and its header callback.
+/// the end of the request and the first byte of the answer's body, where the server works and
+/// `firstByte` applies (a `100 Continue`, or headers sent before the work, as streaming servers do,
+/// do not end that wait). Fed by libcurl's progress callback, called as bytes move and about once a
+/// second while none do.
 struct QuietDeadline {
     let stall: Duration
     let firstByte: Duration
@@ -296,7 +297,6 @@ struct QuietDeadline {
     private var lastMoved: ContinuousClock.Instant
     private var received: Int64 = 0
     private var sent: Int64 = 0
-    private var answering = false
     /// Which deadline passed, in words, once one has.
     private(set) var missed: String?
 
@@ -304,12 +304,6 @@ struct QuietDeadline {
         self.stall = stall
         self.firstByte = firstByte
         lastMoved = clock.now
-    }
-
-    /// The answer's head has begun: from now on only `stall` applies.
-    mutating func answerBegan() {
-        if !answering { lastMoved = clock.now }
-        answering = true
     }
 
     /// Takes the transfer's counts; true when the quiet has lasted longer than allowed.
@@ -320,7 +314,7 @@ struct QuietDeadline {
             self.sent = sent
             lastMoved = now
         }
-        let waitingForAnswer = !answering && received == 0 && sent >= toSend
+        let waitingForAnswer = received == 0 && sent >= toSend
         let limit = waitingForAnswer ? firstByte : stall
         guard now - lastMoved > limit else { return false }
         missed = waitingForAnswer ? "no answer within \(limit) of the request" : "no byte moved for \(limit)"

@@ -85,11 +85,11 @@ public final class MoonshineRecognizer: Sendable {
         var tokens: [Int64] = []
         var next = MoonshineTokenizer.start
         let limit = Int((Double(samples.count) / 16_000 * Self.tokensPerSecond).rounded(.up))
-        // Audio that holds sound neither ends nor begins with a bare space at the first step (the
-        // "suppress blank" of Whisper's and CTranslate2's decoders): on clear speech the end token
-        // can come within a hair of the first word there (espeak-ng's "one two three ..." gave an
-        // empty transcript for 2 of 30 dithers of the same clip). Silence may still end at once.
-        let firstStepBans = Self.holdsSound(samples) ? [MoonshineTokenizer.end] + [tokenizer.blank].compactMap { $0 } : []
+        // The first step never begins with a bare space, and ends the text only when the end token
+        // clearly wins (by ``firstStepEndMargin``): on clear speech the end token can come within
+        // a hair of the first word there (espeak-ng's "one two three ..." gave an empty transcript
+        // for 2 of 30 dithers of the same clip), while on silence and noise it leads by about 12.
+        // Whisper's and CTranslate2's decoders "suppress blank" at that step for the same reason.
         for step in 0..<max(1, limit) {
             var inputs: [(name: String, tensor: ONNXTensor)] = [
                 ("input_ids", ONNXTensor([next], shape: [1, 1])),
@@ -107,7 +107,7 @@ public final class MoonshineRecognizer: Sendable {
             }
             for (name, tensor) in zip(wanted, outputs.dropFirst()) { cache[name.past] = tensor }
             guard let logits = outputs[0].floats, !logits.isEmpty else { throw AIError(.engineFailed, "Moonshine's decoder gave no logits") }
-            next = Int64(Self.argmax(logits, below: tokenizer.count, excluding: step == 0 ? firstStepBans : []))
+            next = Int64(step == 0 ? firstToken(logits) : Self.argmax(logits, below: tokenizer.count))
             if next == MoonshineTokenizer.end { break }
             tokens.append(next)
         }
@@ -124,12 +124,16 @@ public final class MoonshineRecognizer: Sendable {
         }
     }
 
-    /// Whether `samples` hold sound: a level above about −50 dBFS (RMS 100), far below speech and
-    /// above digital silence and the last bit's dither.
-    static func holdsSound(_ samples: ArraySlice<Int16>) -> Bool {
-        guard !samples.isEmpty else { return false }
-        let energy = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
-        return energy / Double(samples.count) >= 100 * 100
+    /// How far the end token's logit must lead every word's at the first step for the text to
+    /// be empty: 2 (odds of about 7 to 1).
+    static let firstStepEndMargin: Float = 2
+
+    /// The first token: the best word that is not a bare space, unless the end token leads it by
+    /// ``firstStepEndMargin``.
+    func firstToken(_ logits: [Float]) -> Int {
+        let end = Int(MoonshineTokenizer.end)
+        let word = Self.argmax(logits, below: tokenizer.count, excluding: [MoonshineTokenizer.end] + [tokenizer.blank].compactMap { $0 })
+        return end < logits.count && logits[end] - logits[word] >= Self.firstStepEndMargin ? end : word
     }
 
     /// The index of the largest value among the first `count` (the logits are padded past the

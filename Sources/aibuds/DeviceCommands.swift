@@ -53,14 +53,15 @@ enum DeviceCommandSupport {
 
     /// Connects to a device a scan found and returns it with its `API` (a capability protocol);
     /// a device without it is disconnected again and the failure says it `lacks` ("has no camera
-    /// that streams live"), after `name`.
+    /// that streams live"), after the device's own name and product (`name` when it has none).
     static func connect<API>(
         _ found: any FoundDeviceConvertible, naming name: String, as _: API.Type, lacking: String
     ) async throws -> (device: any DeviceConvertible, api: API) {
         let device = try await connect(found, naming: name)
         guard let api = device as? API else {
             await device.disconnectAndWait()
-            throw CommandFailure.failure("\(name) \(lacking)")
+            let named = device.name.isEmpty ? name : "\(device.name) (\(device.product))"
+            throw CommandFailure.failure("\(named) \(lacking)")
         }
         return (device, api)
     }

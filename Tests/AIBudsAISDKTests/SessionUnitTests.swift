@@ -39,8 +39,8 @@ import Testing
         let first = utterances.first
         #expect(abs((first?.span.start ?? 0) - 0.5) < 0.03)
         #expect(abs((first?.span.end ?? 0) - 1.5) < 0.03)
-        // 0.2 s of pre-roll and tail around one second of tone.
-        #expect(abs(Double(first?.audio.samples.count ?? 0) / 16_000 - 1.4) < 0.05)
+        // 0.2 s of pre-roll and 0.5 s of the pause after one second of tone.
+        #expect(abs(Double(first?.audio.samples.count ?? 0) / 16_000 - 1.7) < 0.05)
         let second = utterances.last
         #expect(second?.span.index == 1)
         #expect(abs((second?.span.start ?? 0) - 2.3) < 0.03)

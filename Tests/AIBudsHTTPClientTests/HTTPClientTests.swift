@@ -17,6 +17,10 @@ import Testing
     elif self.path == "/think":
         time.sleep(3)
         self.send_response(200); self.send_header("Content-Length", "4"); self.end_headers(); self.wfile.write(b"done")
+    elif self.path == "/headers-then-think":
+        self.send_response(200); self.send_header("Content-Length", "4"); self.end_headers(); self.wfile.flush()
+        time.sleep(3)
+        self.wfile.write(b"done")
     else:
         reply = b"%s %d %s" % (self.command.encode(), len(body), (self.headers.get("X-Test") or "").encode())
         self.send_response(201); self.send_header("Content-Length", str(len(reply))); self.send_header("X-Echo", "yes"); self.end_headers()
@@ -74,16 +78,23 @@ import Testing
     }
 
     /// A server that works on the request before it answers (a model transcribing, a queue) is
-    /// given the first-byte deadline, not the stall one; once the answer flows, a pause is a stall.
+    /// given the first-byte deadline, not the stall one, until the first byte of the answer's body:
+    /// a `100 Continue` to a large upload, or headers sent before the work, do not end the wait.
+    /// Once the body flows, a pause is a stall.
     @Test func theWaitForTheFirstByteHasItsOwnDeadline() async throws {
         let (base, server) = try await start()
         defer { server.stop() }
-        let (response, body) = try await offPool {
-            try HTTPClient().fetch(
-                HTTPClientRequest("POST", url: base + "/think", body: .bytes(Data("audio".utf8)), stallTimeout: .seconds(1), firstByteTimeout: .seconds(20)),
-                limit: 1024)
+        let small = Data("audio".utf8), large = Data(repeating: 7, count: 2 << 20)  // libcurl asks 100 Continue for > 1 MiB
+        for (path, body) in [("/think", Data()), ("/think", small), ("/think", large), ("/headers-then-think", Data())] {
+            let method = body.isEmpty ? "GET" : "POST"
+            let (response, answer) = try await offPool {
+                try HTTPClient().fetch(
+                    HTTPClientRequest(method, url: base + path, body: body.isEmpty ? .none : .bytes(body),
+                                      stallTimeout: .seconds(1), firstByteTimeout: .seconds(20)),
+                    limit: 1024)
+            }
+            #expect(response.status == 200 && answer == Data("done".utf8), "\(method) \(path) with \(body.count) bytes")
         }
-        #expect(response.status == 200 && body == Data("done".utf8))
         let impatient = await #expect(throws: HTTPClientError.self) {
             _ = try await offPool { try HTTPClient().fetch(HTTPClientRequest("GET", url: base + "/think", stallTimeout: .seconds(1)), limit: 1024) }
         }
