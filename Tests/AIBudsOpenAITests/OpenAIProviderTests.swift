@@ -96,8 +96,11 @@ import Testing
             }
             return count
         }
+        // Tokens that arrived before the cancellation reached the transfer are still handed over
+        // (an AsyncThrowingStream's buffer; 19 on a loaded machine), but the transfer stops: the
+        // loop ends long before the reply's hundreds of tokens.
         let count = try await task.value
-        #expect(count == 3)
+        #expect(count >= 3 && count < 100, "\(count) tokens after cancelling at the third")
     }
 }
 
